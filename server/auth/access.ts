@@ -1,0 +1,23 @@
+import type { Db } from '../db/database.js';
+import type { Member } from '../db/schema.js';
+import { teamIds } from '../modules/members/members.repository.js';
+
+/**
+ * Whose contacts a member may see and change: a vendor its whole organisation; anyone else itself and
+ * the team beneath it (a member without a team: only itself).
+ */
+export type Scope =
+  | { kind: 'organisation'; orgId: number }
+  | { kind: 'team'; orgId: number; memberIds: number[] };
+
+export async function scopeFor(db: Db, member: Member): Promise<Scope> {
+  if (member.role === 'vendor') return { kind: 'organisation', orgId: member.org_id };
+  return { kind: 'team', orgId: member.org_id, memberIds: await teamIds(db, member.id) };
+}
+
+export function scopeIncludesMember(scope: Scope, member: Pick<Member, 'id' | 'org_id'>): boolean {
+  if (member.org_id !== scope.orgId) return false;
+  return scope.kind === 'organisation' || scope.memberIds.includes(member.id);
+}
+
+export const isVendor = (member: Member) => member.role === 'vendor';

@@ -1,0 +1,42 @@
+import crypto from 'node:crypto';
+import type { Db } from '../db/database.js';
+import { addSeconds, now } from '../lib/time.js';
+import { sha256 } from './tokens.js';
+
+export const SESSION_COOKIE = 'rb_session';
+
+export type SessionPolicy = { idleSeconds: number; maxSeconds: number };
+
+/* Writing last_seen_at on every request would make every read a write; a minute of slack is enough for idle time-outs. */
+const TOUCH_AFTER_SECONDS = 60;
+
+/** Starts a session: a fresh 256-bit id (the cookie value); only its hash is stored. */
+export async function startSession(db: Db, memberId: number, policy: SessionPolicy): Promise<string> {
+  const id = crypto.randomBytes(32).toString('base64url');
+  const at = now();
+  await db
+    .insertInto('sessions')
+    .values({ id_hash: sha256(id), member_id: memberId, created_at: at, last_seen_at: at, expires_at: addSeconds(at, policy.maxSeconds) })
+    .execute();
+  return id;
+}
+
+/** The session's member, or undefined when the session is unknown, idle too long or past its absolute end. */
+export async function resumeSession(db: Db, id: string, policy: SessionPolicy): Promise<number | undefined> {
+  const idHash = sha256(id);
+  const row = await db.selectFrom('sessions').selectAll().where('id_hash', '=', idHash).executeTakeFirst();
+  if (!row) return undefined;
+  const at = now();
+  if (row.expires_at <= at || addSeconds(row.last_seen_at, policy.idleSeconds) <= at) {
+    await endSession(db, id);
+    return undefined;
+  }
+  if (addSeconds(row.last_seen_at, TOUCH_AFTER_SECONDS) <= at) {
+    await db.updateTable('sessions').set({ last_seen_at: at }).where('id_hash', '=', idHash).execute();
+  }
+  return row.member_id;
+}
+
+export async function endSession(db: Db, id: string): Promise<void> {
+  await db.deleteFrom('sessions').where('id_hash', '=', sha256(id)).execute();
+}

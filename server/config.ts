@@ -1,0 +1,42 @@
+import { z } from 'zod';
+
+const schema = z
+  .object({
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    HOST: z.string().min(1).default('0.0.0.0'),
+    DATABASE_URL: z
+      .string()
+      .default('sqlite:./data/ringbook.db')
+      .refine((v) => /^sqlite:.+/.test(v), 'must be sqlite:<path>, e.g. sqlite:./data/ringbook.db'),
+    PUBLIC_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// address' }).optional(),
+    SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    DEMO_DATA: z.enum(['0', '1']).default('1'),
+    SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(60),
+    SESSION_MAX_HOURS: z.coerce.number().int().min(1).max(24 * 30).default(12),
+  })
+  .transform((env) => ({
+    port: env.PORT,
+    host: env.HOST,
+    databaseUrl: env.DATABASE_URL,
+    publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
+    secretKey: env.SECRET_KEY,
+    logLevel: env.LOG_LEVEL,
+    demoData: env.DEMO_DATA === '1',
+    session: { idleSeconds: env.SESSION_IDLE_MINUTES * 60, maxSeconds: env.SESSION_MAX_HOURS * 3600 },
+  }));
+
+export type Config = z.output<typeof schema>;
+
+export class ConfigError extends Error {}
+
+/** Parses the environment once; a wrong value stops start-up with one line per bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const defined = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const result = schema.safeParse(defined);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return result.data;
+}

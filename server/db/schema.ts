@@ -1,0 +1,244 @@
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/** Timestamps are stored as UTC text 'YYYY-MM-DD HH:MM:SS' so they sort and compare the same on every dialect. */
+type Timestamp = string;
+type Id = Generated<number>;
+type Flag = ColumnType<number, number | undefined, number>;
+
+export type OrganisationsTable = { id: Id; name: string; created_at: Timestamp };
+
+export type MemberRole = 'vendor' | 'manager' | 'member';
+
+export type MembersTable = {
+  id: Id;
+  org_id: number;
+  parent_id: number | null;
+  role: MemberRole;
+  username: string;
+  password_hash: string;
+  first_name: string;
+  last_name: string;
+  email: string;
+  phone: string | null;
+  billing_item_id: string;
+  billing_group_id: string;
+  subgroup_id: string;
+  subscription_status: string;
+  token_generation: Flag;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+};
+
+export type AccessTokensTable = {
+  id: Id;
+  member_id: number;
+  token_hash: string;
+  kind: 'personal' | 'oauth';
+  created_at: Timestamp;
+  expires_at: Timestamp | null;
+  revoked_at: Timestamp | null;
+};
+
+export type SessionsTable = {
+  id_hash: string;
+  member_id: number;
+  created_at: Timestamp;
+  last_seen_at: Timestamp;
+  expires_at: Timestamp;
+};
+
+export type LoginFailuresTable = {
+  key: string;
+  failures: number;
+  window_started_at: Timestamp;
+  blocked_until: Timestamp | null;
+};
+
+export type FoldersTable = {
+  id: Id;
+  org_id: number;
+  parent_id: number | null;
+  name: string;
+  description: string;
+  created_by: number;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+};
+
+export type ContactsTable = {
+  id: Id;
+  org_id: number;
+  owner_id: number;
+  folder_id: number | null;
+  source_id: number | null;
+  first_name: string;
+  last_name: string;
+  /** Denormalised primary e-mail (as entered) and phone (digits) for listing and search. */
+  email: string;
+  phone: string;
+  original_ip: string;
+  unique_id: string;
+  ad_code: string;
+  language: string;
+  region: string;
+  time_zone: string;
+  location_name: string;
+  latitude: string;
+  longitude: string;
+  raw_zip: string;
+  raw_phone: string;
+  last_login: Timestamp | null;
+  total_logins: Flag;
+  points: Flag;
+  do_not_call: Flag;
+  call_result: string | null;
+  gender: string;
+  date_of_birth: string | null;
+  site_id: string;
+  archived: Flag;
+  trashed: Flag;
+  removed: Flag;
+  viewed: Flag;
+  rating: Flag;
+  contacted_at: Timestamp | null;
+  consent_date: string | null;
+  lead_id: string;
+  token: string;
+  return_lead_token: string;
+  order_number: string;
+  lead_vendor_product_name: string;
+  total_calls: Flag;
+  last_call_time: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  trashed_at: Timestamp | null;
+};
+
+export type ContactPhonesTable = {
+  id: Id;
+  contact_id: number;
+  phone_number: string;
+  type: number;
+  label: string;
+  is_primary: Flag;
+};
+
+export type ContactEmailsTable = {
+  id: Id;
+  contact_id: number;
+  email_address: string;
+  /** Lower-cased address for exact, case-insensitive lookups and duplicate checks. */
+  email_lc: string;
+  is_primary: Flag;
+  status: string;
+};
+
+export type ContactAddressesTable = {
+  id: Id;
+  contact_id: number;
+  address: string;
+  address_2: string;
+  city: string;
+  state: string;
+  state_other: string;
+  zip: string;
+  country: string;
+  type: string;
+  is_primary: Flag;
+};
+
+export type ContactNamesTable = { id: Id; contact_id: number; first_name: string; last_name: string };
+export type ContactAnswersTable = { id: Id; contact_id: number; question: string; answer: string };
+export type ContactSocialAccountsTable = { id: Id; contact_id: number; type: number; account: string };
+export type ContactCrmLinksTable = { id: Id; contact_id: number; crm_id: string; crm_name: string };
+
+export type ContactNotesTable = {
+  id: Id;
+  contact_id: number;
+  author_id: number | null;
+  body: string;
+  created_at: Timestamp;
+};
+
+export type ContactSearchTermsTable = { org_id: number; term: string; contact_id: number };
+
+export type TagsTable = { id: Id; org_id: number; title: string; title_lc: string; created_at: Timestamp };
+export type ContactTagsTable = { contact_id: number; tag_id: number };
+
+export type CustomFieldsTable = {
+  id: Id;
+  org_id: number;
+  display_name: string;
+  name_lc: string;
+  type_id: number;
+  display_order: number;
+  created_at: Timestamp;
+};
+export type CustomFieldOptionsTable = { id: Id; custom_field_id: number; label: string };
+export type ContactCustomValuesTable = { contact_id: number; custom_field_id: number; value: string | null };
+
+export type ContactActivitiesTable = {
+  id: Id;
+  contact_id: number;
+  member_id: number | null;
+  activity_type: number;
+  activity: string;
+  created_at: Timestamp;
+};
+
+export type ContactAuditTable = {
+  id: Id;
+  contact_id: number;
+  member_id: number | null;
+  action: string;
+  data_type: string;
+  old_value: string;
+  new_value: string;
+  created_at: Timestamp;
+};
+
+export type OutboxTable = {
+  id: Id;
+  topic: string;
+  payload: string;
+  created_at: Timestamp;
+  attempts: Flag;
+  next_attempt_at: Timestamp;
+  delivered_at: Timestamp | null;
+  last_error: string | null;
+};
+
+export type Database = {
+  organisations: OrganisationsTable;
+  members: MembersTable;
+  access_tokens: AccessTokensTable;
+  sessions: SessionsTable;
+  login_failures: LoginFailuresTable;
+  folders: FoldersTable;
+  contacts: ContactsTable;
+  contact_phones: ContactPhonesTable;
+  contact_emails: ContactEmailsTable;
+  contact_addresses: ContactAddressesTable;
+  contact_names: ContactNamesTable;
+  contact_answers: ContactAnswersTable;
+  contact_social_accounts: ContactSocialAccountsTable;
+  contact_crm_links: ContactCrmLinksTable;
+  contact_notes: ContactNotesTable;
+  contact_search_terms: ContactSearchTermsTable;
+  tags: TagsTable;
+  contact_tags: ContactTagsTable;
+  custom_fields: CustomFieldsTable;
+  custom_field_options: CustomFieldOptionsTable;
+  contact_custom_values: ContactCustomValuesTable;
+  contact_activities: ContactActivitiesTable;
+  contact_audit: ContactAuditTable;
+  outbox: OutboxTable;
+};
+
+export type Member = Selectable<MembersTable>;
+export type NewMember = Insertable<MembersTable>;
+export type MemberUpdate = Updateable<MembersTable>;
+export type Contact = Selectable<ContactsTable>;
+export type NewContact = Insertable<ContactsTable>;
+export type ContactUpdate = Updateable<ContactsTable>;
+export type Folder = Selectable<FoldersTable>;
