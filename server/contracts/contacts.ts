@@ -182,7 +182,7 @@ export const contactIdParam = z.object({ contact_id: idLike });
 export const deleteContactsQuery = z.object({ permanent: query.flag });
 export const deleteContactsBody = z.object({
   contact_user_ids: listOf(idLike).pipe(
-    z.array(idLike).min(1, { error: 'must list at least one contact id' }).max(1000, { error: 'must list at most 1000 contact ids' }),
+    z.array(z.number()).min(1, { error: 'must list at least one contact id' }).max(1000, { error: 'must list at most 1000 contact ids' }),
   ),
 });
 

@@ -3,6 +3,12 @@
  * blank, unparseable, impossible (02/30) or in the future gives undefined: it is ignored, never an error.
  */
 export function parseConsentDate(value: unknown, today: Date): string | undefined {
+  const iso = parseFlexibleDate(value, today);
+  return iso && iso <= today.toISOString().slice(0, 10) ? iso : undefined;
+}
+
+/** A calendar date in one of the contract's formats as YYYY-MM-DD; undefined when it is not one. */
+export function parseFlexibleDate(value: unknown, today = new Date()): string | undefined {
   if (typeof value !== 'string' && typeof value !== 'number') return undefined;
   const s = String(value).trim();
   let y: number, m: number, d: number;
@@ -14,6 +20,5 @@ export function parseConsentDate(value: unknown, today: Date): string | undefine
   } else return undefined;
   const date = new Date(Date.UTC(y, m - 1, d));
   if (date.getUTCFullYear() !== y || date.getUTCMonth() !== m - 1 || date.getUTCDate() !== d) return undefined;
-  const iso = date.toISOString().slice(0, 10);
-  return iso > today.toISOString().slice(0, 10) ? undefined : iso;
+  return date.toISOString().slice(0, 10);
 }

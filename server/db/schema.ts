@@ -4,6 +4,8 @@ import type { ColumnType, Generated, Insertable, Selectable, Updateable } from '
 type Timestamp = string;
 type Id = Generated<number>;
 type Flag = ColumnType<number, number | undefined, number>;
+/** Text columns that default to '' when an insert leaves them out. */
+type Text = ColumnType<string, string | undefined, string>;
 
 export type OrganisationsTable = { id: Id; name: string; created_at: Timestamp };
 
@@ -59,7 +61,7 @@ export type FoldersTable = {
   org_id: number;
   parent_id: number | null;
   name: string;
-  description: string;
+  description: Text;
   created_by: number;
   created_at: Timestamp;
   updated_at: Timestamp;
@@ -71,30 +73,30 @@ export type ContactsTable = {
   owner_id: number;
   folder_id: number | null;
   source_id: number | null;
-  first_name: string;
-  last_name: string;
+  first_name: Text;
+  last_name: Text;
   /** Denormalised primary e-mail (as entered) and phone (digits) for listing and search. */
-  email: string;
-  phone: string;
-  original_ip: string;
-  unique_id: string;
-  ad_code: string;
-  language: string;
-  region: string;
-  time_zone: string;
-  location_name: string;
-  latitude: string;
-  longitude: string;
-  raw_zip: string;
-  raw_phone: string;
+  email: Text;
+  phone: Text;
+  original_ip: Text;
+  unique_id: Text;
+  ad_code: Text;
+  language: Text;
+  region: Text;
+  time_zone: Text;
+  location_name: Text;
+  latitude: Text;
+  longitude: Text;
+  raw_zip: Text;
+  raw_phone: Text;
   last_login: Timestamp | null;
   total_logins: Flag;
   points: Flag;
   do_not_call: Flag;
   call_result: string | null;
-  gender: string;
+  gender: Text;
   date_of_birth: string | null;
-  site_id: string;
+  site_id: Text;
   archived: Flag;
   trashed: Flag;
   removed: Flag;
@@ -102,11 +104,11 @@ export type ContactsTable = {
   rating: Flag;
   contacted_at: Timestamp | null;
   consent_date: string | null;
-  lead_id: string;
-  token: string;
-  return_lead_token: string;
-  order_number: string;
-  lead_vendor_product_name: string;
+  lead_id: Text;
+  token: Text;
+  return_lead_token: Text;
+  order_number: Text;
+  lead_vendor_product_name: Text;
   total_calls: Flag;
   last_call_time: Timestamp | null;
   created_at: Timestamp;
@@ -119,7 +121,7 @@ export type ContactPhonesTable = {
   contact_id: number;
   phone_number: string;
   type: number;
-  label: string;
+  label: Text;
   is_primary: Flag;
 };
 
@@ -130,20 +132,20 @@ export type ContactEmailsTable = {
   /** Lower-cased address for exact, case-insensitive lookups and duplicate checks. */
   email_lc: string;
   is_primary: Flag;
-  status: string;
+  status: Text;
 };
 
 export type ContactAddressesTable = {
   id: Id;
   contact_id: number;
-  address: string;
-  address_2: string;
-  city: string;
-  state: string;
-  state_other: string;
-  zip: string;
-  country: string;
-  type: string;
+  address: Text;
+  address_2: Text;
+  city: Text;
+  state: Text;
+  state_other: Text;
+  zip: Text;
+  country: Text;
+  type: Text;
   is_primary: Flag;
 };
 

@@ -1,0 +1,62 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import express, { Router, type Express } from 'express';
+import { authRouter } from './auth/auth.router.js';
+import { authenticate } from './auth/middleware.js';
+import type { Context } from './context.js';
+import { notFoundRoute, parseBodies, renderErrors, requestLogging, stripTrailingSlash } from './lib/http.js';
+import { contactsRouter } from './modules/contacts/contacts.router.js';
+import { foldersRouter } from './modules/folders/folders.router.js';
+import { membersRouter } from './modules/members/members.router.js';
+import { tranquilityRouter } from './modules/system/system.router.js';
+import { tagsRouter } from './modules/tags/tags.router.js';
+
+export type AppOptions = { staticDir?: string };
+
+/** Builds the whole HTTP app without listening, so tests run it in-process on a random port. */
+export function createApp(ctx: Context, options: AppOptions = {}): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback');
+  app.set('query parser', 'simple');
+  app.use(requestLogging(ctx.logger));
+  app.use(stripTrailingSlash);
+  app.use((_req, res, next) => {
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Referrer-Policy', 'same-origin');
+    next();
+  });
+
+  app.get('/healthz', async (_req, res) => {
+    await ctx.store.db.selectFrom('organisations').select('id').limit(1).execute();
+    res.json({ status: 'ok' });
+  });
+
+  const rest = Router();
+  rest.use(parseBodies);
+  rest.use(tranquilityRouter());
+  rest.use(authenticate(ctx));
+  rest.use(membersRouter(ctx), contactsRouter(ctx), foldersRouter(ctx), tagsRouter(ctx));
+  rest.use(notFoundRoute);
+  app.use('/rest/1', rest);
+
+  app.use('/auth', parseBodies, authRouter(ctx));
+  app.use(['/rest', '/auth', '/oauth'], notFoundRoute);
+
+  if (options.staticDir) serveWebApp(app, options.staticDir);
+  app.use(notFoundRoute);
+  app.use(renderErrors);
+  return app;
+}
+
+/** The built single-page app: hashed assets cached for a year, every other page answered with index.html. */
+function serveWebApp(app: Express, dir: string) {
+  const index = path.join(dir, 'index.html');
+  app.use('/assets', express.static(path.join(dir, 'assets'), { immutable: true, maxAge: '365d', fallthrough: false }));
+  app.use(express.static(dir, { index: false }));
+  app.get('/{*path}', (req, res, next) => {
+    if (!req.accepts('html') || !fs.existsSync(index)) return next();
+    res.setHeader('Cache-Control', 'no-cache');
+    res.sendFile(index);
+  });
+}

@@ -1,0 +1,55 @@
+import type { Request, RequestHandler } from 'express';
+import type { Context } from '../context.js';
+import type { Member } from '../db/schema.js';
+import { ApiError, Codes, forbidden, unauthorized } from '../lib/errors.js';
+import { parseCookies } from '../lib/http.js';
+import { findMemberById } from '../modules/members/members.repository.js';
+import { scopeFor, type Scope } from './access.js';
+import { resumeSession, SESSION_COOKIE } from './sessions.js';
+import { memberIdForToken } from './tokens.js';
+
+export type AuthContext = { member: Member; via: 'bearer' | 'session'; scope: Scope };
+
+/** The header the web app sets on every request; a cross-site form or image cannot set it. */
+export const CSRF_HEADER = 'x-ringbook-request';
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export function requireCsrfHeader(req: Request) {
+  if (!SAFE_METHODS.has(req.method) && req.get(CSRF_HEADER) !== '1') {
+    throw forbidden(`Requests made with the session cookie must carry the header "X-Ringbook-Request: 1".`, Codes.csrfHeaderMissing);
+  }
+}
+
+/**
+ * Every /rest/1 route acts as one member: the one a bearer token names, or, for the web app, the one
+ * whose session cookie is presented.
+ */
+export function authenticate(ctx: Context): RequestHandler {
+  const { db } = ctx.store;
+  return async (req, _res, next) => {
+    const header = req.get('authorization');
+    let memberId: number | undefined;
+    let via: AuthContext['via'] = 'bearer';
+    if (header) {
+      const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+      if (!match) throw unauthorized(Codes.malformedAuthorization, 'The Authorization header must be "Bearer <token>".');
+      memberId = await memberIdForToken(db, match[1]!);
+    } else {
+      const sessionId = parseCookies(req.get('cookie'))[SESSION_COOKIE];
+      if (!sessionId) throw unauthorized(Codes.missingAuthorization, 'The Authorization header is missing. Send "Authorization: Bearer <token>".');
+      memberId = await resumeSession(db, sessionId, ctx.config.session);
+      if (!memberId) throw unauthorized(Codes.sessionEnded, 'Your session has ended. Sign in again.');
+      requireCsrfHeader(req);
+      via = 'session';
+    }
+    const member = await findMemberById(db, memberId);
+    if (!member) throw unauthorized(Codes.unknownToken, 'The member this credential belonged to no longer exists.');
+    req.auth = { member, via, scope: await scopeFor(db, member) };
+    next();
+  };
+}
+
+export function authOf(req: Request): AuthContext {
+  if (!req.auth) throw new ApiError(401, [{ code: Codes.missingAuthorization, reason: 'Sign in first.' }]);
+  return req.auth;
+}

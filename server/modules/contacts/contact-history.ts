@@ -1,0 +1,53 @@
+import type { Db } from '../../db/database.js';
+
+/** Activity types (the record's activity_id). Listed in docs/api.md. */
+export const ActivityType = {
+  created: 1,
+  updated: 2,
+  moved: 3,
+  transferred: 4,
+  trashed: 5,
+  noteAdded: 6,
+  deleted: 7,
+} as const;
+
+export type AuditEntry = { action: 'create' | 'update' | 'trash' | 'delete'; dataType: string; old?: string; new?: string };
+
+/** One contact change: an activity line for people and its audit records, written in the caller's transaction. */
+export async function recordChange(
+  db: Db,
+  change: { contactIds: number[]; memberId: number; at: string; activity: number; text: string; audit: AuditEntry[] },
+) {
+  if (!change.contactIds.length) return;
+  await db
+    .insertInto('contact_activities')
+    .values(change.contactIds.map((id) => ({
+      contact_id: id, member_id: change.memberId, activity_type: change.activity, activity: change.text, created_at: change.at,
+    })))
+    .execute();
+  const rows = change.contactIds.flatMap((id) =>
+    change.audit.map((a) => ({
+      contact_id: id, member_id: change.memberId, action: a.action, data_type: a.dataType,
+      old_value: a.old ?? '', new_value: a.new ?? '', created_at: change.at,
+    })),
+  );
+  if (rows.length) await db.insertInto('contact_audit').values(rows).execute();
+}
+
+export async function listActivities(db: Db, contactId: number, since: string, page: { limit: number; offset: number }) {
+  const base = db.selectFrom('contact_activities').where('contact_id', '=', contactId).where('created_at', '>=', since);
+  const [rows, count] = await Promise.all([
+    base.selectAll().orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute(),
+    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.n) };
+}
+
+export async function listAudit(db: Db, contactId: number, page: { limit: number; offset: number }) {
+  const base = db.selectFrom('contact_audit').where('contact_id', '=', contactId);
+  const [rows, count] = await Promise.all([
+    base.selectAll().orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute(),
+    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.n) };
+}

@@ -1,0 +1,89 @@
+import { Router } from 'express';
+import { authOf } from '../../auth/middleware.js';
+import type { Context } from '../../context.js';
+import type { AuditRecord, ContactActivityRecord } from '../../contracts/contact-records.js';
+import {
+  activitiesQuery, contactIdParam, createContactBody, deleteContactsBody, deleteContactsQuery, listContactsQuery, updateContactBody,
+} from '../../contracts/contacts.js';
+import { paging } from '../../contracts/common.js';
+import { pageMeta, sendList, sendNoContent, sendSuccess } from '../../lib/envelope.js';
+import { addSeconds, now, timestampOrZero } from '../../lib/time.js';
+import { parse } from '../../lib/validate.js';
+import { listActivities, listAudit } from './contact-history.js';
+import * as service from './contacts.service.js';
+
+const pageOf = (q: { page: number; page_size: number }) => ({ limit: q.page_size, offset: (q.page - 1) * q.page_size });
+
+export function contactsRouter(ctx: Context): Router {
+  const router = Router();
+  const { db } = ctx.store;
+
+  router.get('/contacts', async (req, res) => {
+    const auth = authOf(req);
+    const query = parse(listContactsQuery, req.query);
+    const { records, total } = await service.listContacts(ctx, auth, query);
+    sendList(res, 'contacts', records, pageMeta({ page: query.page, pageSize: query.page_size }, total), {
+      member_user_id: String(auth.member.id),
+    });
+  });
+
+  router.post('/contacts', async (req, res) => {
+    const { record } = await service.createContact(ctx, authOf(req), parse(createContactBody, req.body));
+    sendSuccess(res, 201, 'contacts', { contacts: record, additional_messages: record.duplicate_action !== 'created' });
+  });
+
+  router.delete('/contacts', async (req, res) => {
+    const { permanent } = parse(deleteContactsQuery, req.query);
+    const { contact_user_ids } = parse(deleteContactsBody, req.body);
+    await service.deleteContacts(ctx, authOf(req), contact_user_ids, permanent);
+    sendNoContent(res);
+  });
+
+  router.get('/contacts/:contact_id', async (req, res) => {
+    const auth = authOf(req);
+    const { contact_id } = parse(contactIdParam, req.params);
+    parse(paging, req.query);
+    const contact = await service.visibleContact(db, auth.scope, contact_id);
+    sendList(res, 'contacts', await service.presentContacts(db, [contact]), pageMeta({ page: 1, pageSize: 1 }, 1));
+  });
+
+  router.put('/contacts/:contact_id', async (req, res) => {
+    const { contact_id } = parse(contactIdParam, req.params);
+    const contact = await service.updateContact(ctx, authOf(req), contact_id, parse(updateContactBody, req.body));
+    sendList(res, 'contacts', await service.presentContacts(db, [contact]), pageMeta({ page: 1, pageSize: 1 }, 1));
+  });
+
+  router.delete('/contacts/:contact_id', async (req, res) => {
+    const { contact_id } = parse(contactIdParam, req.params);
+    const { permanent } = parse(deleteContactsQuery, req.query);
+    await service.deleteContacts(ctx, authOf(req), [contact_id], permanent);
+    sendNoContent(res);
+  });
+
+  router.get('/contacts/:contact_id/activities', async (req, res) => {
+    const auth = authOf(req);
+    const { contact_id } = parse(contactIdParam, req.params);
+    const query = parse(activitiesQuery, req.query);
+    await service.visibleContact(db, auth.scope, contact_id);
+    const { rows, total } = await listActivities(db, contact_id, addSeconds(now(), -query.days * 86400), pageOf(query));
+    const records: ContactActivityRecord[] = rows.map((a) => ({
+      user_activity_id: String(a.id), activity_id: String(a.activity_type), activity: a.activity, date: timestampOrZero(a.created_at),
+    }));
+    sendList(res, 'contact_activities', records, pageMeta({ page: query.page, pageSize: query.page_size }, total));
+  });
+
+  router.get('/contacts/:contact_id/auditlog', async (req, res) => {
+    const auth = authOf(req);
+    const { contact_id } = parse(contactIdParam, req.params);
+    const query = parse(paging, req.query);
+    await service.visibleContact(db, auth.scope, contact_id);
+    const { rows, total } = await listAudit(db, contact_id, pageOf(query));
+    const records: AuditRecord[] = rows.map((a) => ({
+      contact_id: String(a.contact_id), member_id: String(a.member_id ?? 0), action: a.action, data_type: a.data_type,
+      old: a.old_value, new: a.new_value, date_added: timestampOrZero(a.created_at),
+    }));
+    sendList(res, 'contact_activities', records, pageMeta({ page: query.page, pageSize: query.page_size }, total));
+  });
+
+  return router;
+}

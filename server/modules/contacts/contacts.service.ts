@@ -1,0 +1,161 @@
+import type { Scope } from '../../auth/access.js';
+import type { AuthContext } from '../../auth/middleware.js';
+import type { Context } from '../../context.js';
+import type { CreatedContactRecord } from '../../contracts/contact-records.js';
+import { type CreateContactBody, type ListContactsQuery, phoneDigits, type UpdateContactBody } from '../../contracts/contacts.js';
+import type { Db } from '../../db/database.js';
+import type { Contact } from '../../db/schema.js';
+import { conflict, notFound, unknownReference } from '../../lib/errors.js';
+import { now, timestampOrZero } from '../../lib/time.js';
+import { findMemberById, findMemberByUsername, teamIds } from '../members/members.repository.js';
+import { ActivityType, recordChange } from './contact-history.js';
+import { auditChanges, columnChanges, type ContactInput, writeChildren } from './contact-writes.js';
+import * as repo from './contacts.repository.js';
+import { contactRecords } from './contacts.serializer.js';
+
+export async function presentContacts(db: Db, contacts: Contact[]) {
+  return contacts.length ? contactRecords(contacts, await repo.loadDetails(db, contacts)) : [];
+}
+
+export async function listContacts(ctx: Context, auth: AuthContext, query: ListContactsQuery) {
+  const { rows, total } = await repo.listContacts(ctx.store.db, auth.scope, query);
+  return { records: await presentContacts(ctx.store.db, rows), total };
+}
+
+/** A contact the caller may see; anything else is "not found", whether it exists or not. */
+export async function visibleContact(db: Db, scope: Scope, id: number): Promise<Contact> {
+  const [contact] = await repo.findVisibleContacts(db, scope, [id]);
+  if (!contact) throw notFound(`There is no contact ${id}.`);
+  return contact;
+}
+
+async function assertFolder(db: Db, orgId: number, folderId: number | null | undefined) {
+  if (!folderId) return;
+  const folder = await db.selectFrom('folders').select('id').where('id', '=', folderId).where('org_id', '=', orgId).executeTakeFirst();
+  if (!folder) throw unknownReference('category_id', `category_id ${folderId} is not a folder of your organisation.`);
+}
+
+/** A member the caller may hand contacts to: itself, its team, or (for a vendor) anyone in the organisation. */
+async function memberInScope(db: Db, scope: Scope, field: string, ref: { id?: number; username?: string }) {
+  const member = ref.id !== undefined ? await findMemberById(db, ref.id) : await findMemberByUsername(db, ref.username ?? '');
+  const inScope = member && member.org_id === scope.orgId && (scope.kind === 'organisation' || scope.memberIds.includes(member.id));
+  if (!member || !inScope) throw unknownReference(field, `${field} ${ref.id ?? ref.username} is not a member of your team.`);
+  return member;
+}
+
+async function dedupeOwners(db: Db, ownerId: number, policy: number): Promise<number[] | null> {
+  if (policy === 2) return null;
+  return policy === 1 ? teamIds(db, ownerId) : [ownerId];
+}
+
+export type CreateResult = { record: CreatedContactRecord; status: 'created' | 'updated' | 'skipped' };
+
+export async function createContact(ctx: Context, auth: AuthContext, body: CreateContactBody): Promise<CreateResult> {
+  const { db } = ctx.store;
+  const owner = body.owner_id !== undefined || body.owner_username
+    ? await memberInScope(db, auth.scope, body.owner_id !== undefined ? 'owner_id' : 'owner_username', { id: body.owner_id, username: body.owner_username })
+    : auth.member;
+  await assertFolder(db, auth.scope.orgId, body.category_id);
+  return ctx.store.write(async (tx) => {
+    const existing = body.allow_duplicates ? undefined : await findDuplicate(tx, owner.org_id, owner.id, body);
+    if (existing) {
+      if (!(await repo.findVisibleContacts(tx, auth.scope, [existing.id])).length) {
+        throw conflict('A contact with this e-mail address or phone number already exists in your organisation, outside your team.');
+      }
+      if (body.on_duplicate === 'skip') return { record: createdRecord(existing, body, 'skipped'), status: 'skipped' };
+      const updated = await applyUpdate(tx, auth, existing, body, now());
+      return { record: createdRecord(updated, body, 'updated'), status: 'updated' };
+    }
+    const at = now();
+    const contact = await tx
+      .insertInto('contacts')
+      .values({ ...columnChanges(body), org_id: owner.org_id, owner_id: owner.id, source_id: body.source_id ?? null, created_at: at, updated_at: at })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await writeChildren(tx, contact, body, auth.member.id, at);
+    await repo.reindexSearch(tx, contact);
+    await recordChange(tx, {
+      contactIds: [contact.id], memberId: auth.member.id, at, activity: ActivityType.created, text: 'Contact created',
+      audit: [{ action: 'create', dataType: 'contact', new: String(contact.id) }],
+    });
+    return { record: createdRecord(contact, body, 'created'), status: 'created' };
+  });
+}
+
+async function findDuplicate(tx: Db, orgId: number, ownerId: number, body: CreateContactBody) {
+  const email = body.duplicate_checks.email && body.email ? body.email.toLowerCase() : null;
+  const phone = body.duplicate_checks.phone && body.phone ? phoneDigits(body.phone) : null;
+  if (!email && !phone) return undefined;
+  return repo.findDuplicate(tx, orgId, await dedupeOwners(tx, ownerId, body.duplicate_scrubbing_policy), email, phone);
+}
+
+function createdRecord(contact: Contact, body: CreateContactBody, action: CreatedContactRecord['duplicate_action']): CreatedContactRecord {
+  return {
+    contact_user_id: String(contact.id),
+    first_name: contact.first_name,
+    last_name: contact.last_name,
+    email_address: contact.email,
+    phone: contact.phone,
+    phone_label: body.phone_label ?? '',
+    date_added: timestampOrZero(contact.created_at),
+    notes: body.notes || null,
+    duplicate_action: action,
+  };
+}
+
+export async function updateContact(ctx: Context, auth: AuthContext, id: number, body: UpdateContactBody): Promise<Contact> {
+  return ctx.store.write(async (tx) => {
+    const contact = await visibleContact(tx, auth.scope, id);
+    return applyUpdate(tx, auth, contact, body, now());
+  });
+}
+
+async function applyUpdate(tx: Db, auth: AuthContext, contact: Contact, body: ContactInput & { transfer_to_user_id?: number }, at: string) {
+  await assertFolder(tx, auth.scope.orgId, body.category_id);
+  const changes = columnChanges(body);
+  if (body.transfer_to_user_id !== undefined) {
+    changes.owner_id = (await memberInScope(tx, auth.scope, 'transfer_to_user_id', { id: body.transfer_to_user_id })).id;
+  }
+  const audit = auditChanges(contact, changes);
+  const updated = await tx.updateTable('contacts').set({ ...changes, updated_at: at }).where('id', '=', contact.id).returningAll().executeTakeFirstOrThrow();
+  await writeChildren(tx, updated, body, auth.member.id, at);
+  await repo.reindexSearch(tx, updated);
+  const moved = audit.find((a) => a.dataType === 'moved');
+  const transferred = audit.find((a) => a.dataType === 'transferred');
+  const [activity, text] = transferred
+    ? [ActivityType.transferred, `Contact transferred from member ${transferred.old} to member ${transferred.new}`]
+    : moved
+      ? [ActivityType.moved, `Contact moved from folder ${moved.old} to folder ${moved.new}`]
+      : [ActivityType.updated, 'Contact updated'];
+  await recordChange(tx, { contactIds: [contact.id], memberId: auth.member.id, at, activity, text, audit });
+  if (body.notes) {
+    await recordChange(tx, { contactIds: [contact.id], memberId: auth.member.id, at, activity: ActivityType.noteAdded, text: 'Note added', audit: [] });
+  }
+  return updated;
+}
+
+/** Moves contacts to the trash, or deletes them for good. Every id must be one the caller may see. */
+export async function deleteContacts(ctx: Context, auth: AuthContext, ids: number[], permanent: boolean) {
+  const unique = [...new Set(ids)];
+  await ctx.store.write(async (tx) => {
+    const visible = await repo.findVisibleContacts(tx, auth.scope, unique);
+    const missing = unique.filter((id) => !visible.some((c) => c.id === id));
+    if (missing.length) throw notFound(`There is no contact ${missing.join(', ')}. Nothing was deleted.`);
+    const at = now();
+    if (permanent) {
+      await recordChange(tx, {
+        contactIds: unique, memberId: auth.member.id, at, activity: ActivityType.deleted, text: 'Contact deleted permanently',
+        audit: [{ action: 'delete', dataType: 'contact' }],
+      });
+      await tx.deleteFrom('contacts').where('id', 'in', unique).execute();
+      return;
+    }
+    const toTrash = visible.filter((c) => !c.trashed).map((c) => c.id);
+    if (!toTrash.length) return;
+    await tx.updateTable('contacts').set({ trashed: 1, trashed_at: at, updated_at: at }).where('id', 'in', toTrash).execute();
+    await recordChange(tx, {
+      contactIds: toTrash, memberId: auth.member.id, at, activity: ActivityType.trashed, text: 'Contact moved to the trash',
+      audit: [{ action: 'trash', dataType: 'trashed', old: '0', new: '1' }],
+    });
+  });
+}

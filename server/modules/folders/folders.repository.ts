@@ -1,0 +1,80 @@
+import type { Db } from '../../db/database.js';
+import type { Folder, FoldersTable } from '../../db/schema.js';
+import type { Insertable, Updateable } from 'kysely';
+
+export const findFolder = (db: Db, orgId: number, id: number) =>
+  db.selectFrom('folders').selectAll().where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+
+/** A page of the organisation's folders (all of them, or only the top level), by name then id. */
+export async function listFolders(db: Db, orgId: number, topLevelOnly: boolean, page: { limit: number; offset: number }) {
+  let query = db.selectFrom('folders').where('org_id', '=', orgId);
+  if (topLevelOnly) query = query.where('parent_id', 'is', null);
+  const [rows, count] = await Promise.all([
+    query
+      .selectAll()
+      .orderBy((eb) => eb.fn('lower', ['name']))
+      .orderBy('name')
+      .orderBy('id')
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute(),
+    query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.n) };
+}
+
+export async function subFoldersOf(db: Db, parentIds: number[]): Promise<Folder[]> {
+  if (!parentIds.length) return [];
+  return db
+    .selectFrom('folders')
+    .selectAll()
+    .where('parent_id', 'in', parentIds)
+    .orderBy((eb) => eb.fn('lower', ['name']))
+    .orderBy('name')
+    .orderBy('id')
+    .execute();
+}
+
+/** Names of the folders beside which a folder would sit (same parent), leaving out the folder itself. */
+export async function siblingNames(db: Db, orgId: number, parentId: number | null, exceptId?: number): Promise<string[]> {
+  let query = db.selectFrom('folders').select('name').where('org_id', '=', orgId);
+  query = parentId === null ? query.where('parent_id', 'is', null) : query.where('parent_id', '=', parentId);
+  if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
+  return (await query.execute()).map((r) => r.name);
+}
+
+export const insertFolder = (db: Db, values: Insertable<FoldersTable>) =>
+  db.insertInto('folders').values(values).returningAll().executeTakeFirstOrThrow();
+
+export const updateFolder = (db: Db, id: number, values: Updateable<FoldersTable>) =>
+  db.updateTable('folders').set(values).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+
+export type FolderRemoval = {
+  orgId: number; folderId: number; subFolderIds: number[]; targetId: number | null; at: string; actorId: number;
+};
+
+/**
+ * Deletes folders after moving their contacts to the target (or to no folder), set-based: one audit row per
+ * moved contact ('moved', old folder id to new folder id or '0'), one update, then the folders, sub-folders first.
+ */
+export async function deleteFoldersInto(db: Db, r: FolderRemoval) {
+  const folderIds = [r.folderId, ...r.subFolderIds];
+  await db
+    .insertInto('contact_audit')
+    .columns(['contact_id', 'member_id', 'action', 'data_type', 'old_value', 'new_value', 'created_at'])
+    .expression((eb) =>
+      eb.selectFrom('contacts').where('org_id', '=', r.orgId).where('folder_id', 'in', folderIds).select((s) => [
+        'id', s.val(r.actorId).as('member_id'), s.val('update').as('action'), s.val('moved').as('data_type'),
+        s.cast<string>('folder_id', 'text').as('old_value'), s.val(String(r.targetId ?? 0)).as('new_value'), s.val(r.at).as('created_at'),
+      ]),
+    )
+    .execute();
+  await db
+    .updateTable('contacts')
+    .set({ folder_id: r.targetId, updated_at: r.at })
+    .where('org_id', '=', r.orgId)
+    .where('folder_id', 'in', folderIds)
+    .execute();
+  if (r.subFolderIds.length) await db.deleteFrom('folders').where('id', 'in', r.subFolderIds).execute();
+  await db.deleteFrom('folders').where('id', '=', r.folderId).execute();
+}

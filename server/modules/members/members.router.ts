@@ -1,0 +1,56 @@
+import { Router } from 'express';
+import { authOf } from '../../auth/middleware.js';
+import type { Context } from '../../context.js';
+import { createMemberBody, listMembersQuery, memberIdParam, updateMemberBody } from '../../contracts/members.js';
+import { pageMeta, sendList, sendNoContent, sendSuccess } from '../../lib/envelope.js';
+import { parse } from '../../lib/validate.js';
+import * as service from './members.service.js';
+
+export function membersRouter(ctx: Context): Router {
+  const router = Router();
+
+  router.get('/members/me', (req, res) => {
+    const auth = authOf(req);
+    sendSuccess(res, 200, 'members', { members: service.present(ctx, auth, auth.member) });
+  });
+
+  router.get('/members', async (req, res) => {
+    const auth = authOf(req);
+    const query = parse(listMembersQuery, req.query);
+    if (query.user_id) {
+      const member = await service.visibleMember(ctx, auth, query.user_id);
+      return sendList(res, 'members', [service.present(ctx, auth, member)], pageMeta({ page: 1, pageSize: 1 }, 1));
+    }
+    const { rows, total } = await service.listMembers(ctx, auth, query);
+    sendList(res, 'members', rows.map((m) => service.present(ctx, auth, m)), pageMeta({ page: query.page, pageSize: query.page_size }, total));
+  });
+
+  router.get('/members/:user_id', async (req, res) => {
+    const auth = authOf(req);
+    const member = await service.visibleMember(ctx, auth, parse(memberIdParam, req.params).user_id);
+    sendList(res, 'members', [service.present(ctx, auth, member)], pageMeta({ page: 1, pageSize: 1 }, 1));
+  });
+
+  router.post('/members', async (req, res) => {
+    const auth = authOf(req);
+    service.requireVendor(auth, 'create members');
+    const member = await service.createMember(ctx, auth, parse(createMemberBody, req.body));
+    sendSuccess(res, 201, 'members', { members: service.present(ctx, auth, member) });
+  });
+
+  router.put('/members/:user_id', async (req, res) => {
+    const auth = authOf(req);
+    const { user_id } = parse(memberIdParam, req.params);
+    const member = await service.updateMember(ctx, auth, user_id, parse(updateMemberBody, req.body));
+    sendSuccess(res, 200, 'members', { members: service.present(ctx, auth, member) });
+  });
+
+  router.delete('/members/:user_id', async (req, res) => {
+    const auth = authOf(req);
+    service.requireVendor(auth, 'delete members');
+    await service.deleteMember(ctx, auth, parse(memberIdParam, req.params).user_id);
+    sendNoContent(res);
+  });
+
+  return router;
+}

@@ -1,0 +1,108 @@
+import type { z } from 'zod';
+import { scopeIncludesMember, isVendor } from '../../auth/access.js';
+import type { AuthContext } from '../../auth/middleware.js';
+import { hashPassword } from '../../auth/passwords.js';
+import { issuePersonalToken, personalToken } from '../../auth/tokens.js';
+import type { Context } from '../../context.js';
+import type { createMemberBody, listMembersQuery, updateMemberBody } from '../../contracts/members.js';
+import type { Db } from '../../db/database.js';
+import type { Member } from '../../db/schema.js';
+import { Codes, conflict, forbidden, invalidField, notFound, unknownReference } from '../../lib/errors.js';
+import { now } from '../../lib/time.js';
+import * as repo from './members.repository.js';
+import { toMemberRecord } from './members.serializer.js';
+
+/** Browsers never get a bearer token; integrations get the tokens of members in their own team. */
+export function present(ctx: Context, auth: AuthContext, member: Member) {
+  const showToken = auth.via === 'bearer' && scopeIncludesMember(auth.scope, member);
+  return toMemberRecord(member, showToken ? personalToken(ctx.secretKey, member) : undefined);
+}
+
+export async function visibleMember(ctx: Context, auth: AuthContext, id: number): Promise<Member> {
+  const member = await repo.findMemberById(ctx.store.db, id);
+  if (!member || !scopeIncludesMember(auth.scope, member)) throw notFound(`There is no member ${id} in your team.`);
+  return member;
+}
+
+export async function listMembers(ctx: Context, auth: AuthContext, query: z.output<typeof listMembersQuery>) {
+  const filter: repo.MemberFilter = { orgId: auth.member.org_id };
+  if (auth.scope.kind === 'team') filter.ids = auth.scope.memberIds;
+  if (!query.entire_team) filter.parentOrSelf = auth.member.id;
+  return repo.listMembers(ctx.store.db, filter, { limit: query.page_size, offset: (query.page - 1) * query.page_size });
+}
+
+export function requireVendor(auth: AuthContext, action: string) {
+  if (!isVendor(auth.member)) throw forbidden(`Only the organisation's vendor account can ${action}.`, Codes.vendorOnly);
+}
+
+async function assertUsernameFree(db: Db, username: string, exceptId?: number) {
+  const existing = await repo.findMemberByUsername(db, username);
+  if (existing && existing.id !== exceptId) throw conflict(`The username "${username}" is taken. Choose another.`);
+}
+
+export async function createMember(ctx: Context, auth: AuthContext, body: z.output<typeof createMemberBody>) {
+  const managerId = body.manager_id ?? auth.member.id;
+  const manager = await repo.findMemberById(ctx.store.db, managerId);
+  if (!manager || manager.org_id !== auth.member.org_id) throw unknownReference('manager_id', `manager_id ${managerId} is not a member of your organisation.`);
+  if (manager.role === 'member') throw invalidField('manager_id', `manager_id ${managerId} is not a manager; make that member a manager first.`);
+  await assertUsernameFree(ctx.store.db, body.username);
+  const passwordHash = await hashPassword(body.password);
+  const at = now();
+  return ctx.store.write(async (tx) => {
+    await assertUsernameFree(tx, body.username);
+    const member = await repo.insertMember(tx, {
+      org_id: auth.member.org_id, parent_id: manager.id, role: body.role, username: body.username, password_hash: passwordHash,
+      first_name: body.first_name, last_name: body.last_name, email: body.email, phone: body.phone || null,
+      billing_item_id: body.billing_item_id, billing_group_id: body.billing_group_id, subgroup_id: body.subgroup_id,
+      subscription_status: 'active', created_at: at, updated_at: at,
+    });
+    await issuePersonalToken(tx, ctx.secretKey, member);
+    return member;
+  });
+}
+
+export async function updateMember(ctx: Context, auth: AuthContext, id: number, body: z.output<typeof updateMemberBody>) {
+  const member = await visibleMember(ctx, auth, id);
+  const changes = {
+    first_name: body.first_name,
+    last_name: body.last_name,
+    email: body.email_address ?? body.email,
+    username: body.username,
+    phone: body.phone === undefined ? undefined : body.phone || null,
+  };
+  return ctx.store.write(async (tx) => {
+    if (changes.username) await assertUsernameFree(tx, changes.username, member.id);
+    return repo.updateMember(tx, member.id, { ...changes, updated_at: now() });
+  });
+}
+
+export async function deleteMember(ctx: Context, auth: AuthContext, id: number) {
+  requireVendor(auth, 'delete members');
+  const member = await visibleMember(ctx, auth, id);
+  if (member.id === auth.member.id) throw forbidden('The vendor account cannot delete itself.');
+  const heirId = member.parent_id ?? auth.member.id;
+  await ctx.store.write((tx) => repo.deleteMemberInto(tx, member, heirId, now(), auth.member.id));
+}
+
+export type NewVendor = { username: string; password: string; email: string; firstName?: string; lastName?: string; organisation?: string };
+
+/** A new organisation and its vendor account: what operators create with the admin command. */
+export async function createVendor(ctx: Pick<Context, 'store' | 'secretKey'>, input: NewVendor): Promise<Member> {
+  const passwordHash = await hashPassword(input.password);
+  const at = now();
+  return ctx.store.write(async (tx) => {
+    await assertUsernameFree(tx, input.username);
+    const org = await tx
+      .insertInto('organisations')
+      .values({ name: input.organisation ?? `${input.username}'s organisation`, created_at: at })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const member = await repo.insertMember(tx, {
+      org_id: org.id, parent_id: null, role: 'vendor', username: input.username, password_hash: passwordHash,
+      first_name: input.firstName ?? '', last_name: input.lastName ?? '', email: input.email, phone: null,
+      billing_item_id: '0', billing_group_id: '', subgroup_id: '', subscription_status: 'active', created_at: at, updated_at: at,
+    });
+    await issuePersonalToken(tx, ctx.secretKey, member);
+    return member;
+  });
+}

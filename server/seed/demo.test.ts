@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Member } from '../db/schema.js';
+import { startServer, type TestServer } from '../test/harness.js';
+import { DEMO_PASSWORD, seedDemo, type DemoLogin } from './demo.js';
+
+describe('demo data', () => {
+  let server: TestServer;
+  let logins: DemoLogin[];
+  let members: Member[];
+  const member = (username: string) => members.find((m) => m.username === username)!;
+
+  beforeAll(async () => {
+    server = await startServer();
+    logins = await seedDemo(server.ctx);
+    members = await server.ctx.store.db.selectFrom('members').selectAll().orderBy('id').execute();
+  });
+  afterAll(() => server?.close());
+
+  it('returns one login per member, with its role, and every login signs in', async () => {
+    expect(logins.map((l) => [l.role, l.username])).toEqual(members.map((m) => [m.role, m.username]));
+    expect(logins.map((l) => l.username)).toEqual(['vendor', 'manager', 'alex', 'blake', 'casey']);
+    for (const login of logins) {
+      expect(login.password).toBe(DEMO_PASSWORD);
+      const reply = await server.as().raw('/auth/login', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-ringbook-request': '1' },
+        body: JSON.stringify({ username: login.username, password: login.password }),
+      });
+      expect(reply.status, login.username).toBe(200);
+    }
+  });
+
+  it('puts the reps beneath the manager and the manager beneath the vendor', () => {
+    expect(member('manager').parent_id).toBe(member('vendor').id);
+    for (const rep of ['alex', 'blake', 'casey']) expect(member(rep).parent_id).toBe(member('manager').id);
+  });
+
+  it('lets the vendor see about 2,000 contacts', async () => {
+    const reply = await server.as(server.tokenOf(member('vendor'))).get('/rest/1/contacts?page_size=5');
+    expect(reply.status).toBe(200);
+    expect(reply.body.contacts.total_results).toBeGreaterThanOrEqual(1900);
+    expect(reply.body.contacts.total_results).toBeLessThanOrEqual(2100);
+  });
+
+  it('shows a rep only its own contacts', async () => {
+    const alex = member('alex');
+    const reply = await server.as(server.tokenOf(alex)).get('/rest/1/contacts?page_size=500');
+    const owned = await server.ctx.store.db.selectFrom('contacts').select('id').where('owner_id', '=', alex.id).execute();
+    expect(owned.length).toBeGreaterThan(100);
+    expect(reply.body.contacts.total_results).toBe(owned.length);
+    expect(new Set(reply.body.contacts.contacts.map((c: { owner_id: string }) => c.owner_id))).toEqual(new Set([String(alex.id)]));
+  });
+
+  it('creates folders with a sub-folder', async () => {
+    const reply = await server.as(server.tokenOf(member('vendor'))).get('/rest/1/folders?structure=1');
+    expect(reply.status).toBe(200);
+    const nodes = Object.values(reply.body.folders).filter((v): v is { folder_name: string; _embedded?: { folders: { folder_name: string }[] } } =>
+      typeof v === 'object' && v !== null && 'folder_name' in v);
+    const prospects = nodes.find((f) => f.folder_name === 'Prospects');
+    expect(prospects?._embedded?.folders.map((f) => f.folder_name)).toEqual(['Hot leads']);
+    expect(nodes.map((f) => f.folder_name)).toEqual(expect.arrayContaining(['Customers', 'Partners', 'Cold']));
+  });
+
+  it('gives every contact a unique e-mail and a unique ten-digit phone, and fills the optional parts for many', async () => {
+    const { db } = server.ctx.store;
+    const contacts = await db.selectFrom('contacts').select(['email', 'phone', 'folder_id', 'rating']).execute();
+    expect(new Set(contacts.map((c) => c.email.toLowerCase())).size).toBe(contacts.length);
+    expect(new Set(contacts.map((c) => c.phone)).size).toBe(contacts.length);
+    expect(contacts.every((c) => /^[2-9]\d{2}[2-9]\d{6}$/.test(c.phone))).toBe(true);
+    expect(contacts.filter((c) => c.folder_id !== null).length).toBeGreaterThan(contacts.length / 2);
+    expect(contacts.filter((c) => c.rating > 0).length).toBeGreaterThan(0);
+    const count = async (table: 'contact_tags' | 'contact_custom_values' | 'contact_notes') =>
+      Number((await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    expect(await count('contact_tags')).toBeGreaterThan(0);
+    expect(await count('contact_custom_values')).toBeGreaterThan(contacts.length);
+    expect(await count('contact_notes')).toBeGreaterThan(contacts.length / 5);
+  });
+});

@@ -1,0 +1,168 @@
+/*
+ * Demo data for a first start: a small sales team and about 2,000 contacts written through the same
+ * service the API uses, so every derived row (phones, search terms, tags, custom fields, history) is real.
+ */
+import { scopeFor } from '../auth/access.js';
+import type { AuthContext } from '../auth/middleware.js';
+import type { Context } from '../context.js';
+import { createContactBody } from '../contracts/contacts.js';
+import { createMemberBody } from '../contracts/members.js';
+import type { Member } from '../db/schema.js';
+import { now } from '../lib/time.js';
+import { createContact } from '../modules/contacts/contacts.service.js';
+import { createMember, createVendor } from '../modules/members/members.service.js';
+
+export type DemoLogin = { role: 'vendor' | 'manager' | 'member'; username: string; password: string };
+export const DEMO_PASSWORD = 'ringbook-demo';
+
+/* How many contacts each login owns; the rest of the data follows from a fixed random seed. */
+const TEAM = [
+  { username: 'manager', role: 'manager', first: 'Morgan', last: 'Reyes', contacts: 380 },
+  { username: 'alex', role: 'member', first: 'Alex', last: 'Turner', contacts: 540 },
+  { username: 'blake', role: 'member', first: 'Blake', last: 'Okafor', contacts: 530 },
+  { username: 'casey', role: 'member', first: 'Casey', last: 'Lindqvist', contacts: 530 },
+] as const;
+const VENDOR_CONTACTS = 20;
+
+const FIRST = ('James Mary Robert Patricia John Jennifer Michael Linda David Elizabeth William Barbara Richard Susan Joseph Jessica '
+  + 'Thomas Sarah Charles Karen Daniel Nancy Matthew Lisa Anthony Betty Mark Sandra Steven Ashley Andrew Kimberly Joshua Emily '
+  + 'Kevin Donna Brian Michelle George Carol Timothy Amanda Ryan Melissa Jacob Deborah Nicholas Laura Eric Rebecca Jonathan Sharon '
+  + 'Priya Wei Mateo Sofia Aisha Diego Yuki Omar Fatima Lucas Chloe Noah Olivia Ethan Ava Liam Mia Hiroshi Elena Kwame').split(' ');
+const LAST = ('Smith Johnson Williams Brown Jones Garcia Miller Davis Rodriguez Martinez Hernandez Lopez Gonzalez Wilson Anderson '
+  + 'Thomas Taylor Moore Jackson Martin Lee Perez Thompson White Harris Sanchez Clark Ramirez Lewis Robinson Walker Young Allen '
+  + 'King Wright Scott Torres Nguyen Hill Flores Green Adams Nelson Baker Hall Rivera Campbell Mitchell Carter Roberts Patel Kim '
+  + 'Chen Singh Murphy Cooper Reed Bailey Bell Kelly Howard Ward Cox Diaz Richardson Wood Watson Brooks Bennett Gray Nakamura').split(' ');
+const STREETS = 'Main St|Oak Ave|Maple Dr|Cedar Ln|Park Ave|Pine St|Washington Blvd|Lake Rd|Hillcrest Dr|Elm St|Sunset Blvd|River Rd'.split('|');
+const COMPANIES = ('Northwind Traders|Contoso Ltd|Fabrikam Inc|Tailspin Toys|Litware|Adventure Works|Blue Yonder Airlines|'
+  + 'Wide World Importers|Proseware|Lucerne Publishing|Alpine Ski House|Coho Winery|Margie Travel|Trey Research').split('|');
+const TAGS = ['VIP', 'Newsletter', 'Webinar 2026', 'Referral', 'Do not email'];
+const NOTES = [
+  'Asked for a call back next quarter.', 'Interested in the annual plan; send pricing.', 'Met at the trade show booth.',
+  'Prefers e-mail over phone.', 'Decision maker is the CFO; schedule a joint call.', 'Left voicemail, no answer yet.',
+];
+
+/* Area codes across six time zones, each with a city, state and ZIP prefix that belong to it. */
+const PLACES = [
+  { area: '212', city: 'New York', state: 'NY', zip: '100' }, { area: '646', city: 'New York', state: 'NY', zip: '100' },
+  { area: '617', city: 'Boston', state: 'MA', zip: '021' }, { area: '312', city: 'Chicago', state: 'IL', zip: '606' },
+  { area: '214', city: 'Dallas', state: 'TX', zip: '752' }, { area: '303', city: 'Denver', state: 'CO', zip: '802' },
+  { area: '602', city: 'Phoenix', state: 'AZ', zip: '850' }, { area: '415', city: 'San Francisco', state: 'CA', zip: '941' },
+  { area: '213', city: 'Los Angeles', state: 'CA', zip: '900' }, { area: '206', city: 'Seattle', state: 'WA', zip: '981' },
+  { area: '907', city: 'Anchorage', state: 'AK', zip: '995' }, { area: '808', city: 'Honolulu', state: 'HI', zip: '968' },
+];
+
+/** mulberry32: tiny, fast and the same sequence on every machine, so every first start seeds the same data. */
+function random(seed: number) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const int = (min: number, max: number) => min + Math.floor(next() * (max - min + 1));
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
+  return { next, int, pick, chance: (p: number) => next() < p };
+}
+type Random = ReturnType<typeof random>;
+
+export async function seedDemo(ctx: Context): Promise<DemoLogin[]> {
+  const vendor = await createVendor(ctx, {
+    username: 'vendor', password: DEMO_PASSWORD, email: 'valerie.grant@example.com', firstName: 'Valerie', lastName: 'Grant',
+    organisation: 'Ringbook Demo Sales',
+  });
+  const team = await createTeam(ctx, await authFor(ctx, vendor));
+  const folderIds = await createFolders(ctx, vendor);
+  const rnd = random(20260101);
+  const used = { emails: new Set<string>(), phones: new Set<string>() };
+  for (const [member, count] of [[vendor, VENDOR_CONTACTS], ...team.map((t) => [t.member, t.contacts] as const)] as const) {
+    const auth = await authFor(ctx, member);
+    for (let i = 0; i < count; i++) await createContact(ctx, auth, contactBody(rnd, folderIds, used));
+  }
+  return [{ role: 'vendor', username: 'vendor', password: DEMO_PASSWORD }, ...TEAM.map((t) => ({ role: t.role, username: t.username, password: DEMO_PASSWORD }))];
+}
+
+async function authFor(ctx: Context, member: Member): Promise<AuthContext> {
+  return { member, via: 'bearer', scope: await scopeFor(ctx.store.db, member) };
+}
+
+async function createTeam(ctx: Context, vendorAuth: AuthContext) {
+  const memberBody = (t: (typeof TEAM)[number], managerId?: number) => createMemberBody.parse({
+    username: t.username, password: DEMO_PASSWORD, first_name: t.first, last_name: t.last,
+    email: `${t.first}.${t.last}@example.com`.toLowerCase(), billing_item_id: 1, billing_group_id: 'demo', subgroup_id: 'sales',
+    role: t.role, manager_id: managerId,
+  });
+  const [managerSpec, ...repSpecs] = TEAM;
+  const manager = await createMember(ctx, vendorAuth, memberBody(managerSpec));
+  // Password hashing dominates and runs in the libuv pool, so the reps are created side by side.
+  const reps = await Promise.all(repSpecs.map((t) => createMember(ctx, vendorAuth, memberBody(t, manager.id))));
+  return [manager, ...reps].map((member, i) => ({ member, contacts: TEAM[i]!.contacts }));
+}
+
+/** Folders have no service for a seed to call with a vendor yet; these rows are what the API would write. */
+async function createFolders(ctx: Context, vendor: Member): Promise<number[]> {
+  const at = now();
+  const row = (name: string, description: string, parentId: number | null = null) =>
+    ({ org_id: vendor.org_id, parent_id: parentId, name, description, created_by: vendor.id, created_at: at, updated_at: at });
+  return ctx.store.write(async (tx) => {
+    const insert = async (values: ReturnType<typeof row>) => (await tx.insertInto('folders').values(values).returning('id').executeTakeFirstOrThrow()).id;
+    const prospects = await insert(row('Prospects', 'Leads not yet qualified'));
+    const hot = await insert(row('Hot leads', 'Qualified and ready for a call', prospects));
+    const customers = await insert(row('Customers', 'Active paying accounts'));
+    const partners = await insert(row('Partners', 'Resellers and referral partners'));
+    const cold = await insert(row('Cold', 'No answer in the last six months'));
+    return [prospects, hot, customers, partners, cold];
+  });
+}
+
+/** A unique, valid NANP number: exchange 200-999 but not N11 or 555, so it never looks like a fake number. */
+function phoneFor(rnd: Random, area: string, used: Set<string>): string {
+  for (;;) {
+    const exchange = rnd.int(200, 999);
+    if (exchange % 100 === 11 || exchange === 555) continue;
+    const phone = `${area}${exchange}${String(rnd.int(0, 9999)).padStart(4, '0')}`;
+    if (!used.has(phone)) return used.add(phone), phone;
+  }
+}
+
+function emailFor(rnd: Random, first: string, last: string, company: string, used: Set<string>): string {
+  const domain = rnd.chance(0.6) ? `${company.toLowerCase().replace(/[^a-z]/g, '')}.example.com` : 'example.com';
+  const local = rnd.chance(0.5) ? `${first}.${last}` : `${first[0]}${last}`;
+  for (let n = 0; ; n++) {
+    const email = `${local}${n ? n + 1 : ''}@${domain}`.toLowerCase();
+    if (!used.has(email)) return used.add(email), email;
+  }
+}
+
+function contactBody(rnd: Random, folderIds: number[], used: { emails: Set<string>; phones: Set<string> }) {
+  const first = rnd.pick(FIRST);
+  const last = rnd.pick(LAST);
+  const place = rnd.pick(PLACES);
+  const company = rnd.pick(COMPANIES);
+  const tags = TAGS.filter(() => rnd.chance(0.15)).slice(0, 3);
+  return createContactBody.parse({
+    first_name: first, last_name: last,
+    email: emailFor(rnd, first, last, company, used.emails),
+    phone: phoneFor(rnd, place.area, used.phones),
+    phone_type: rnd.pick([3, 3, 3, 1, 2]),
+    address1: `${rnd.int(1, 9899)} ${rnd.pick(STREETS)}`, city: place.city, state: place.state,
+    zip: `${place.zip}${String(rnd.int(1, 99)).padStart(2, '0')}`, country: 'US',
+    category_id: rnd.chance(0.85) ? rnd.pick(folderIds) : undefined,
+    tags,
+    custom_fields: rnd.chance(0.7) ? customFields(rnd, company) : [],
+    rating: rnd.chance(0.3) ? rnd.int(1, 5) : undefined,
+    notes: rnd.chance(0.33) ? rnd.pick(NOTES) : undefined,
+  });
+}
+
+function customFields(rnd: Random, company: string) {
+  const month = String(rnd.int(1, 12)).padStart(2, '0');
+  const day = String(rnd.int(1, 28)).padStart(2, '0');
+  return [
+    { name: 'Company', type: 1, value: company },
+    { name: 'Annual revenue', type: 7, value: String(rnd.int(5, 5000) * 1000) },
+    { name: 'Renewal date', type: 3, value: `${rnd.int(2026, 2027)}-${month}-${day}` },
+    { name: 'Opted in', type: 2, value: rnd.chance(0.6) ? '1' : '0' },
+  ];
+}

@@ -1,0 +1,119 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { createApp } from '../app.js';
+import { loadConfig } from '../config.js';
+import type { Context } from '../context.js';
+import { openStore } from '../db/database.js';
+import type { Member } from '../db/schema.js';
+import { personalToken } from '../auth/tokens.js';
+import { createLogger } from '../lib/logger.js';
+import { createVendor } from '../modules/members/members.service.js';
+
+export type Reply = { status: number; body: any; headers: Headers; text: string };
+
+export type Caller = {
+  get(path: string): Promise<Reply>;
+  post(path: string, body?: unknown): Promise<Reply>;
+  put(path: string, body?: unknown): Promise<Reply>;
+  delete(path: string, body?: unknown): Promise<Reply>;
+  form(method: string, path: string, body: string): Promise<Reply>;
+  raw(path: string, init: RequestInit): Promise<Reply>;
+};
+
+export type TestServer = {
+  url: string;
+  ctx: Context;
+  /** A caller with this bearer token (or none). */
+  as(token?: string): Caller;
+  tokenOf(member: Member): string;
+  close(): Promise<void>;
+};
+
+/** A fresh store in its own file and the real app listening on a random port. */
+export async function startServer(): Promise<TestServer> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ringbook-test-'));
+  const config = loadConfig({ DATABASE_URL: `sqlite:${path.join(dir, 'test.db')}`, LOG_LEVEL: 'silent', PORT: '0' });
+  const store = await openStore(config.databaseUrl);
+  const ctx: Context = { store, config, secretKey: crypto.randomBytes(32), logger: createLogger('silent') };
+  const server = createApp(ctx).listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    ctx,
+    as: (token) => caller(url, token ? { authorization: `Bearer ${token}` } : {}),
+    tokenOf: (member) => personalToken(ctx.secretKey, member),
+    close: async () => {
+      await new Promise((resolve) => server.close(resolve));
+      await store.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Any 5xx fails the test that caused it: a 500 is always a bug. */
+export function caller(url: string, headers: Record<string, string>): Caller {
+  const send = async (p: string, init: RequestInit): Promise<Reply> => {
+    const res = await fetch(url + p, { ...init, headers: { accept: 'application/json', ...headers, ...(init.headers as Record<string, string>) } });
+    const text = await res.text();
+    let body: unknown = undefined;
+    try {
+      body = text ? JSON.parse(text) : undefined;
+    } catch {
+      body = text;
+    }
+    if (res.status >= 500) throw new Error(`${init.method ?? 'GET'} ${p} answered ${res.status}: ${text}`);
+    return { status: res.status, body, headers: res.headers, text };
+  };
+  const json = (method: string) => (p: string, body?: unknown) =>
+    send(p, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  return {
+    get: (p) => send(p, { method: 'GET' }),
+    post: json('POST'),
+    put: json('PUT'),
+    delete: json('DELETE'),
+    form: (method, p, body) => send(p, { method, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body }),
+    raw: send,
+  };
+}
+
+export type Team = {
+  vendor: Member; manager: Member; rep: Member; teammate: Member; outsider: Member;
+  /** A vendor of another organisation. */
+  otherVendor: Member;
+};
+
+let counter = 0;
+const unique = (prefix: string) => `${prefix}${process.pid}x${++counter}`;
+
+/**
+ * The team tree most tests need: a vendor; a manager beneath it with a rep and a teammate; an outsider rep
+ * directly under the vendor; and a second organisation. Members are created through the real API.
+ */
+export async function seedTeam(server: TestServer): Promise<Team> {
+  const password = 'correct horse battery';
+  const [vendor, otherVendor] = await Promise.all([
+    createVendor(server.ctx, { username: unique('vendor'), password, email: 'vendor@example.com', firstName: 'Vera', lastName: 'Vendor' }),
+    createVendor(server.ctx, { username: unique('other'), password, email: 'other@example.com', firstName: 'Otto', lastName: 'Other' }),
+  ]);
+  const api = server.as(server.tokenOf(vendor));
+  const create = async (first: string, role: string, managerId?: number) => {
+    const reply = await api.post('/rest/1/members', {
+      username: unique(first.toLowerCase()), password, first_name: first, last_name: 'Test', email: `${first.toLowerCase()}@example.com`,
+      billing_item_id: 1, billing_group_id: 'g', subgroup_id: 's', role, manager_id: managerId,
+    });
+    if (reply.status !== 201) throw new Error(`seedTeam: ${reply.text}`);
+    const member = await server.ctx.store.db.selectFrom('members').selectAll().where('id', '=', Number(reply.body.members.members.user_id)).executeTakeFirstOrThrow();
+    return member;
+  };
+  const manager = await create('Mona', 'manager');
+  const [rep, teammate, outsider] = await Promise.all([
+    create('Rick', 'member', manager.id), create('Tess', 'member', manager.id), create('Owen', 'member'),
+  ]);
+  return { vendor, manager, rep, teammate, outsider, otherVendor };
+}
+
+export const TEST_PASSWORD = 'correct horse battery';

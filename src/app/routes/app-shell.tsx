@@ -1,0 +1,104 @@
+import { Navigate, NavLink, Outlet, useLocation } from 'react-router';
+import { useSignOut } from '../../api/auth';
+import { Button } from '../../components/ui/button';
+import { ErrorState } from '../../components/ui/error-state';
+import { Spinner } from '../../components/ui/spinner';
+import { useStatus } from '../../components/ui/status-message';
+import { useSession } from '../../features/auth/use-session';
+import { errorMessage } from '../../lib/api-client';
+
+const navItems = [{ to: '/contacts', label: 'Contacts' }] as const;
+
+function initials(name: string): string {
+  const parts = name.split(/\s+/).filter(Boolean);
+  return ((parts[0]?.[0] ?? '') + (parts.length > 1 ? (parts[parts.length - 1]?.[0] ?? '') : '')).toUpperCase() || '?';
+}
+
+/** Everything behind sign-in: checks the session, then renders the header and the route. */
+export function AppShell() {
+  const { member, isPending, error, refetch } = useSession();
+  const location = useLocation();
+  const signOut = useSignOut();
+  const { announce } = useStatus();
+
+  if (isPending) {
+    return (
+      <div className="flex min-h-dvh items-center justify-center" aria-busy="true">
+        <Spinner label="Loading Ringbook…" />
+      </div>
+    );
+  }
+  if (error) {
+    return (
+      <main className="px-4">
+        <ErrorState title="Ringbook could not start" message={errorMessage(error)} onRetry={() => void refetch()} />
+      </main>
+    );
+  }
+  if (!member) {
+    /* Signed out on purpose: a clean sign-in page. Session lost: come back here after signing in. */
+    if (signOut.isSuccess || signOut.isError) return <Navigate to="/sign-in" replace />;
+    const next = encodeURIComponent(`${location.pathname}${location.search}`);
+    return <Navigate to={`/sign-in?next=${next}`} replace />;
+  }
+
+  const displayName = member.display_name || [member.first_name, member.last_name].filter(Boolean).join(' ') || member.username;
+
+  const handleSignOut = () => {
+    signOut.mutate(undefined, {
+      onError: () => announce('Signed out on this device. The server could not be reached to end the session.', 'info'),
+    });
+  };
+
+  return (
+    <div className="flex min-h-dvh flex-col">
+      <a
+        href="#main"
+        className="sr-only z-50 rounded-md bg-white px-3 py-2 text-sm font-medium text-indigo-700 shadow focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
+      >
+        Skip to content
+      </a>
+      <header className="sticky top-0 z-30 border-b border-zinc-200 bg-white/95 backdrop-blur">
+        <div className="flex h-14 items-center gap-6 px-4 sm:px-6">
+          <NavLink to="/contacts" className="flex items-center gap-2 rounded-md font-semibold tracking-tight text-zinc-900">
+            <img src="/favicon.svg" alt="" className="size-7" />
+            <span>Ringbook</span>
+          </NavLink>
+          <nav aria-label="Main" className="flex items-center gap-1">
+            {navItems.map((item) => (
+              <NavLink
+                key={item.to}
+                to={item.to}
+                className={({ isActive }) =>
+                  `rounded-md px-3 py-1.5 text-sm font-medium ${isActive ? 'bg-indigo-50 text-indigo-700' : 'text-zinc-600 hover:bg-zinc-100 hover:text-zinc-900'}`
+                }
+              >
+                {item.label}
+              </NavLink>
+            ))}
+          </nav>
+          <div className="ml-auto flex items-center gap-3">
+            <div className="flex items-center gap-2">
+              <span
+                aria-hidden="true"
+                className="flex size-8 items-center justify-center rounded-full bg-indigo-100 text-xs font-semibold text-indigo-700"
+              >
+                {initials(displayName)}
+              </span>
+              <span className="hidden text-sm text-zinc-700 sm:inline" title={member.username}>
+                <span className="sr-only">Signed in as </span>
+                {displayName}
+              </span>
+            </div>
+            <Button size="sm" onClick={handleSignOut} busy={signOut.isPending}>
+              Sign out
+            </Button>
+          </div>
+        </div>
+      </header>
+      <main id="main" tabIndex={-1} className="flex min-h-0 flex-1 flex-col focus:outline-none">
+        <Outlet />
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,48 @@
+import { useEffect } from 'react';
+import { useLocation, useNavigate, useSearchParams } from 'react-router';
+import { Spinner } from '../../components/ui/spinner';
+import { SignInForm } from '../../features/auth/sign-in-form';
+import { useSession } from '../../features/auth/use-session';
+import { safeRedirect } from '../../lib/safe-redirect';
+
+export function SignInRoute() {
+  const { member, isPending } = useSession();
+  const [params] = useSearchParams();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const next = safeRedirect(params.get('next'));
+  const sessionEnded = (location.state as { sessionEnded?: boolean } | null)?.sessionEnded === true;
+
+  useEffect(() => {
+    document.title = 'Sign in · Ringbook';
+  }, []);
+
+  /* Already signed in (another tab, or back button): go on to where the user was heading. */
+  useEffect(() => {
+    if (member) navigate(next, { replace: true });
+  }, [member, next, navigate]);
+
+  return (
+    <main className="flex min-h-dvh items-center justify-center bg-zinc-50 px-4 py-12">
+      <div className="w-full max-w-sm">
+        <div className="mb-8 flex flex-col items-center text-center">
+          <img src="/favicon.svg" alt="" className="mb-3 size-10" />
+          <h1 className="text-2xl font-semibold tracking-tight text-zinc-900">Sign in to Ringbook</h1>
+          <p className="mt-1 text-sm text-zinc-600">Contacts and power dialing for your sales team.</p>
+        </div>
+        <div className="rounded-xl border border-zinc-200 bg-white p-6 shadow-sm">
+          {isPending ? (
+            <div className="flex justify-center py-8">
+              <Spinner label="Checking your session…" />
+            </div>
+          ) : (
+            <SignInForm
+              onSignedIn={() => navigate(next, { replace: true })}
+              notice={sessionEnded ? 'Your session ended. Please sign in again.' : undefined}
+            />
+          )}
+        </div>
+      </div>
+    </main>
+  );
+}

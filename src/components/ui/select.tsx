@@ -1,0 +1,1 @@
+export { SelectField, InlineSelect, type SelectFieldProps, type SelectOption } from './field';

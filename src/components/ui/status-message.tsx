@@ -1,0 +1,66 @@
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+
+/*
+ * One polite live region for the whole app ("Contact saved", "3 contacts moved to trash"). The region
+ * is always in the DOM so screen readers pick up changes; the message fades after a few seconds.
+ */
+
+type Tone = 'success' | 'info';
+type Message = { id: number; text: string; tone: Tone };
+type StatusApi = { announce: (text: string, tone?: Tone) => void };
+
+const StatusContext = createContext<StatusApi | null>(null);
+
+export function StatusProvider({ children }: { children: ReactNode }) {
+  const [message, setMessage] = useState<Message | null>(null);
+  const nextId = useRef(1);
+
+  const announce = useCallback((text: string, tone: Tone = 'success') => {
+    setMessage({ id: nextId.current++, text, tone });
+  }, []);
+
+  useEffect(() => {
+    if (!message) return;
+    const timer = window.setTimeout(() => setMessage((m) => (m?.id === message.id ? null : m)), 6000);
+    return () => window.clearTimeout(timer);
+  }, [message]);
+
+  const api = useMemo(() => ({ announce }), [announce]);
+
+  return (
+    <StatusContext value={api}>
+      {children}
+      <div className="pointer-events-none fixed inset-x-0 bottom-4 z-50 flex justify-center px-4">
+        <div role="status" aria-live="polite" aria-atomic="true">
+          {message && (
+            <div
+              key={message.id}
+              className="pointer-events-auto flex items-center gap-3 rounded-lg bg-zinc-900 px-4 py-2.5 text-sm text-white shadow-lg"
+            >
+              {message.tone === 'success' && (
+                <svg viewBox="0 0 20 20" fill="currentColor" className="size-4 text-emerald-400" aria-hidden="true">
+                  <path fillRule="evenodd" d="M16.704 4.153a.75.75 0 0 1 .143 1.052l-8 10.5a.75.75 0 0 1-1.127.075l-4.5-4.5a.75.75 0 0 1 1.06-1.06l3.894 3.893 7.48-9.817a.75.75 0 0 1 1.05-.143Z" clipRule="evenodd" />
+                </svg>
+              )}
+              <span>{message.text}</span>
+              <button
+                type="button"
+                className="-mr-1 rounded px-1 text-zinc-400 hover:text-white"
+                onClick={() => setMessage(null)}
+                aria-label="Dismiss message"
+              >
+                ×
+              </button>
+            </div>
+          )}
+        </div>
+      </div>
+    </StatusContext>
+  );
+}
+
+export function useStatus(): StatusApi {
+  const api = useContext(StatusContext);
+  if (!api) throw new Error('useStatus must be used inside <StatusProvider>');
+  return api;
+}

@@ -1,0 +1,78 @@
+import { useQuery } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import type { ContactRecord } from '../../../server/contracts/contact-records';
+import { contactQueryOptions } from '../../api/contacts';
+import { foldersQueryOptions } from '../../api/folders';
+import { Button } from '../../components/ui/button';
+import { Dialog } from '../../components/ui/dialog';
+import { ErrorState } from '../../components/ui/error-state';
+import { Spinner } from '../../components/ui/spinner';
+import { errorMessage } from '../../lib/api-client';
+import { ContactForm, type SaveOutcome } from './contact-form';
+import { contactDisplayName } from './contact-name';
+
+export type ContactEditorTarget = { kind: 'new' } | { kind: 'edit'; id: string; name: string };
+
+type Props = {
+  target: ContactEditorTarget | null;
+  onClose: () => void;
+  onSaved: (outcome: SaveOutcome) => void;
+  onTrash: (contact: ContactRecord) => void;
+};
+
+/** "New contact" / "Edit <name>" in a modal; the edit form loads the full record first. */
+export function ContactFormDialog({ target, onClose, onSaved, onTrash }: Props) {
+  const formId = useId();
+  const [pending, setPending] = useState(false);
+  const folders = useQuery(foldersQueryOptions());
+  const editId = target?.kind === 'edit' ? target.id : null;
+  const detail = useQuery({ ...contactQueryOptions(editId ?? ''), enabled: editId !== null });
+
+  const contact = editId ? detail.data : undefined;
+  const title = target?.kind === 'edit' ? `Edit ${contact ? contactDisplayName(contact) : target.name}` : 'New contact';
+  const ready = target?.kind === 'new' || Boolean(contact);
+
+  return (
+    <Dialog
+      open={target !== null}
+      onClose={onClose}
+      title={title}
+      size="lg"
+      preventClose={pending}
+      footer={
+        <>
+          {contact && (
+            <Button variant="ghost" className="mr-auto text-red-700 hover:bg-red-50" onClick={() => onTrash(contact)} disabled={pending}>
+              Move to trash
+            </Button>
+          )}
+          <Button onClick={onClose} disabled={pending}>
+            Cancel
+          </Button>
+          <Button type="submit" form={formId} variant="primary" busy={pending} disabled={!ready}>
+            Save contact
+          </Button>
+        </>
+      }
+    >
+      {target?.kind === 'edit' && detail.isPending && (
+        <div className="flex justify-center py-16" aria-busy="true">
+          <Spinner label="Loading contact…" />
+        </div>
+      )}
+      {target?.kind === 'edit' && detail.isError && !contact && (
+        <ErrorState message={errorMessage(detail.error)} onRetry={() => void detail.refetch()} retrying={detail.isFetching} />
+      )}
+      {target && ready && (
+        <ContactForm
+          key={contact?.contact_user_id ?? 'new'}
+          formId={formId}
+          contact={contact}
+          folders={folders.data ?? []}
+          onPendingChange={setPending}
+          onSaved={onSaved}
+        />
+      )}
+    </Dialog>
+  );
+}

@@ -1,0 +1,86 @@
+import { useQuery } from '@tanstack/react-query';
+import type { Table } from '@tanstack/react-table';
+import { useEffect, useState } from 'react';
+import type { ContactRecord } from '../../../server/contracts/contact-records';
+import type { ContactListParams } from '../../api/contacts';
+import { tagsQueryOptions } from '../../api/tags';
+import { Button } from '../../components/ui/button';
+import { InlineSelect } from '../../components/ui/select';
+import { useDebouncedValue } from '../../lib/use-debounced-value';
+import { ColumnsMenu } from './columns-menu';
+
+type Props = {
+  table: Table<ContactRecord>;
+  params: ContactListParams;
+  update: (changes: Record<string, string | number | null | undefined>, options?: { replace?: boolean }) => void;
+  onNewContact: () => void;
+};
+
+function SearchBox({ value, onChange }: { value: string; onChange: (value: string) => void }) {
+  const [text, setText] = useState(value);
+  const debounced = useDebouncedValue(text, 300);
+
+  /* Typing → URL (debounced). */
+  useEffect(() => {
+    const next = debounced.trim();
+    if (next !== value) onChange(next);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only when the debounced text changes
+  }, [debounced]);
+
+  /* URL → box (back/forward, "Clear filters"). */
+  useEffect(() => {
+    setText((current) => (current.trim() === value ? current : value));
+  }, [value]);
+
+  return (
+    <div className="relative w-full max-w-xs">
+      <svg viewBox="0 0 20 20" fill="currentColor" className="pointer-events-none absolute top-2.5 left-2.5 size-4 text-zinc-400" aria-hidden="true">
+        <path fillRule="evenodd" d="M9 3.5a5.5 5.5 0 1 0 0 11 5.5 5.5 0 0 0 0-11ZM2 9a7 7 0 1 1 12.452 4.391l3.328 3.329a.75.75 0 1 1-1.06 1.06l-3.329-3.328A7 7 0 0 1 2 9Z" clipRule="evenodd" />
+      </svg>
+      <input
+        type="search"
+        role="searchbox"
+        aria-label="Search contacts"
+        placeholder="Search name, e-mail or phone"
+        value={text}
+        maxLength={100}
+        onChange={(e) => setText(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') onChange(text.trim());
+        }}
+        className="block h-9 w-full rounded-md border border-zinc-300 bg-white pr-3 pl-8 text-sm shadow-sm placeholder:text-zinc-400 focus-visible:border-indigo-500"
+      />
+    </div>
+  );
+}
+
+export function ContactsToolbar({ table, params, update, onNewContact }: Props) {
+  const tags = useQuery(tagsQueryOptions());
+  const tagOptions = [{ value: '', label: 'All tags' }, ...(tags.data ?? []).map((t) => ({ value: String(t.id), label: t.title }))];
+  if (params.tag_id && !tagOptions.some((o) => o.value === params.tag_id)) {
+    tagOptions.push({ value: params.tag_id, label: tags.isPending ? 'Loading…' : `Tag ${params.tag_id}` });
+  }
+
+  return (
+    <div className="flex flex-wrap items-center gap-2">
+      <SearchBox value={params.search ?? ''} onChange={(search) => update({ search: search || null }, { replace: true })} />
+      <InlineSelect
+        label="Filter by tag"
+        hideLabel
+        options={tagOptions}
+        value={params.tag_id ?? ''}
+        onChange={(e) => update({ tag: e.target.value || null })}
+        className="max-w-48"
+      />
+      <div className="ml-auto flex items-center gap-2">
+        <ColumnsMenu table={table} />
+        <Button variant="primary" onClick={onNewContact}>
+          <svg viewBox="0 0 20 20" fill="currentColor" className="size-4" aria-hidden="true">
+            <path d="M10.75 4.75a.75.75 0 0 0-1.5 0v4.5h-4.5a.75.75 0 0 0 0 1.5h4.5v4.5a.75.75 0 0 0 1.5 0v-4.5h4.5a.75.75 0 0 0 0-1.5h-4.5v-4.5Z" />
+          </svg>
+          New contact
+        </Button>
+      </div>
+    </div>
+  );
+}

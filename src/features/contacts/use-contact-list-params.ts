@@ -1,0 +1,76 @@
+import { useCallback, useMemo } from 'react';
+import { useSearchParams } from 'react-router';
+import { CONTACT_SORT_COLUMNS, type ContactSortColumn } from '../../../server/contracts/contacts';
+import type { ContactListParams } from '../../api/contacts';
+
+export const PAGE_SIZES = [10, 25, 50, 100] as const;
+const DEFAULT_PAGE_SIZE = 25;
+const DEFAULT_SORT: ContactSortColumn = 'date_added';
+
+/** Text columns sort A→Z first; dates and ratings newest/highest first. */
+export const defaultOrderFor = (column: ContactSortColumn): 'ASC' | 'DESC' =>
+  column === 'date_added' || column === 'date_modified' || column === 'rating' ? 'DESC' : 'ASC';
+
+const positiveInt = (value: string | null): number | null => {
+  if (!value || !/^\d+$/.test(value)) return null;
+  const n = Number(value);
+  return n >= 1 ? n : null;
+};
+
+const idParam = (value: string | null): string | undefined => (value && /^[1-9]\d*$/.test(value) ? value : undefined);
+
+export type ListFilters = { search?: string; folder?: string; tag?: string };
+
+/**
+ * The contact list's state lives in the URL (?page=&page_size=&sort_by=&sort_order=&search=&folder=&tag=)
+ * so reload, back/forward and shared links all work. Invalid values fall back to defaults.
+ */
+export function useContactListParams() {
+  const [searchParams, setSearchParams] = useSearchParams();
+
+  const params = useMemo<ContactListParams>(() => {
+    const pageSize = positiveInt(searchParams.get('page_size'));
+    const sortBy = searchParams.get('sort_by');
+    const sortColumn = (CONTACT_SORT_COLUMNS as readonly string[]).includes(sortBy ?? '') ? (sortBy as ContactSortColumn) : DEFAULT_SORT;
+    const order = searchParams.get('sort_order')?.toUpperCase();
+    const search = searchParams.get('search')?.trim().slice(0, 100);
+    const result: ContactListParams = {
+      page: positiveInt(searchParams.get('page')) ?? 1,
+      page_size: (PAGE_SIZES as readonly number[]).includes(pageSize ?? 0) ? pageSize! : DEFAULT_PAGE_SIZE,
+      sort_by: sortColumn,
+      sort_order: order === 'ASC' || order === 'DESC' ? order : defaultOrderFor(sortColumn),
+    };
+    if (search) result.search = search;
+    const folder = idParam(searchParams.get('folder'));
+    if (folder) result.category_id = folder;
+    const tag = idParam(searchParams.get('tag'));
+    if (tag) result.tag_id = tag;
+    return result;
+  }, [searchParams]);
+
+  /** Applies changes; null/undefined/'' removes a parameter. Filter changes go back to page 1. */
+  const update = useCallback(
+    (changes: Record<string, string | number | null | undefined>, options: { replace?: boolean } = {}) => {
+      setSearchParams(
+        (prev) => {
+          const next = new URLSearchParams(prev);
+          for (const [key, value] of Object.entries(changes)) {
+            if (value === null || value === undefined || value === '') next.delete(key);
+            else next.set(key, String(value));
+          }
+          if (!('page' in changes)) next.delete('page');
+          if (next.get('page') === '1') next.delete('page');
+          return next;
+        },
+        { replace: options.replace ?? false },
+      );
+    },
+    [setSearchParams],
+  );
+
+  const hasFilters = Boolean(params.search || params.category_id || params.tag_id);
+
+  const clearFilters = useCallback(() => update({ search: null, folder: null, tag: null }), [update]);
+
+  return { params, update, hasFilters, clearFilters, searchParams };
+}

@@ -1,0 +1,54 @@
+/* Formatting helpers for what the API returns (strings for numbers, zero dates for unset). */
+
+const ZERO_DATE = /^0000-00-00/;
+
+/** Parses 'YYYY-MM-DD HH:MM:SS' (UTC on the server) or 'YYYY-MM-DD'; unset dates give null. */
+export function parseApiDate(value: string | null | undefined): Date | null {
+  if (!value || ZERO_DATE.test(value)) return null;
+  const iso = /^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : `${value.replace(' ', 'T')}Z`;
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+const dateFormat = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
+const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+export function formatDate(value: string | null | undefined, fallback = '—'): string {
+  const date = parseApiDate(value);
+  return date ? dateFormat.format(date) : fallback;
+}
+
+export function formatDateTime(value: string | null | undefined, fallback = '—'): string {
+  const date = parseApiDate(value);
+  return date ? dateTimeFormat.format(date) : fallback;
+}
+
+/** A date-only value (consent date) as YYYY-MM-DD for a date input, or ''. */
+export function toDateInput(value: string | null | undefined): string {
+  if (!value || ZERO_DATE.test(value)) return '';
+  const match = value.match(/^\d{4}-\d{2}-\d{2}/);
+  return match ? match[0] : '';
+}
+
+/** North American numbers as (555) 123-4567; anything else as given. */
+export function formatPhone(value: string | null | undefined): string {
+  if (!value) return '';
+  const digits = value.replace(/\D/g, '');
+  const national = digits.length === 11 && digits.startsWith('1') ? digits.slice(1) : digits;
+  if (national.length === 10) return `(${national.slice(0, 3)}) ${national.slice(3, 6)}-${national.slice(6)}`;
+  return value;
+}
+
+export function fullName(first: string | null | undefined, last: string | null | undefined): string {
+  return [first, last].map((s) => (s ?? '').trim()).filter(Boolean).join(' ');
+}
+
+export function formatCount(n: number, one: string, many: string): string {
+  return `${n.toLocaleString()} ${n === 1 ? one : many}`;
+}
+
+/** The rating as a number 1..5, or null when unset ('0' or ''). */
+export function ratingValue(value: string | number | null | undefined): number | null {
+  const n = Number(value);
+  return Number.isInteger(n) && n >= 1 && n <= 5 ? n : null;
+}

@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['server/**/*.test.ts', 'src/**/*.test.ts', 'src/**/*.test.tsx'],
+    setupFiles: ['server/test/setup.ts'],
+    testTimeout: 20_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+  },
+});
