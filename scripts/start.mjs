@@ -1,24 +1,8 @@
-// npm start: build the web app when it is missing or older than its sources, then run the server.
-import { spawnSync, spawn } from 'node:child_process';
-import fs from 'node:fs';
-import path from 'node:path';
+// npm start: build the web app when needed, then run the server (migrations and first-start demo data happen there).
+import { spawn } from 'node:child_process';
+import { ensureWebBuild } from './web-build.mjs';
 
-const newest = (dir) => {
-  let latest = 0;
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile()) latest = Math.max(latest, fs.statSync(path.join(entry.parentPath ?? entry.path, entry.name)).mtimeMs);
-  }
-  return latest;
-};
-
-const built = 'dist/index.html';
-const sources = Math.max(newest('src'), newest('server/contracts'), fs.statSync('index.html').mtimeMs);
-if (!fs.existsSync(built) || fs.statSync(built).mtimeMs < sources) {
-  console.log('Building the web app…');
-  const result = spawnSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn'], { stdio: 'inherit' });
-  if (result.status !== 0) process.exit(result.status ?? 1);
-}
-
+ensureWebBuild();
 const server = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], { stdio: 'inherit' });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code, signal) => process.exit(code ?? (signal ? 0 : 1)));

@@ -1,0 +1,35 @@
+import fs from 'node:fs';
+import { defineConfig, devices } from '@playwright/test';
+
+const PORT = Number(process.env.E2E_PORT ?? 3199);
+/* Browser downloads fail on our machines: use Debian's Chromium when it is there, Playwright's own elsewhere. */
+const debianChromium = '/usr/bin/chromium';
+const executablePath = fs.existsSync(debianChromium) ? debianChromium : undefined;
+
+export default defineConfig({
+  testDir: 'e2e',
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  forbidOnly: true,
+  reporter: [['list']],
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  use: {
+    baseURL: `http://127.0.0.1:${PORT}`,
+    trace: 'retain-on-failure',
+    ...devices['Desktop Chrome'],
+    launchOptions: {
+      executablePath,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
+    },
+  },
+  webServer: {
+    command: 'node --import tsx server/index.ts',
+    url: `http://127.0.0.1:${PORT}/healthz`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: 'pipe',
+    env: { PORT: String(PORT), HOST: '127.0.0.1', DATABASE_URL: 'sqlite:.tmp/e2e/ringbook.db', DEMO_DATA: '1', LOG_LEVEL: 'warn' },
+  },
+});
