@@ -1,0 +1,86 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+/* The real entry points as operators run them: the server process and the admin command. */
+const run = promisify(execFile);
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ringbook-process-'));
+const env = { ...process.env, DATABASE_URL: `sqlite:${path.join(dir, 'store.db')}`, DEMO_DATA: '0', LOG_LEVEL: 'info', HOST: '127.0.0.1' };
+const PORT = 3000 + (process.pid % 2000) + 2000;
+let server: ChildProcess;
+let output = '';
+
+const admin = (...args: string[]) => run(process.execPath, ['--import', 'tsx', 'server/admin.ts', ...args], { env });
+
+async function waitForHealth(url: string) {
+  for (let i = 0; i < 200; i++) {
+    const ok = await fetch(url).then((r) => r.ok, () => false);
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`server did not become healthy:\n${output}`);
+}
+
+beforeAll(async () => {
+  server = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], { env: { ...env, PORT: String(PORT) } });
+  server.stdout?.on('data', (d) => (output += d));
+  server.stderr?.on('data', (d) => (output += d));
+  await waitForHealth(`http://127.0.0.1:${PORT}/healthz`);
+});
+afterAll(() => {
+  server.kill('SIGKILL');
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('start-up', () => {
+  it('prints the address it serves', () => {
+    expect(output).toContain(`Ringbook is running at http://localhost:${PORT}`);
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, 'PORT'],
+    [{ DATABASE_URL: 'postgres://db/ringbook' }, 'DATABASE_URL'],
+    [{ PUBLIC_URL: 'ftp://example.com' }, 'PUBLIC_URL'],
+  ])('stops with a clear message on a wrong setting %j', async (bad, name) => {
+    const failure = await run(process.execPath, ['--import', 'tsx', 'server/index.ts'], { env: { ...env, ...bad } }).catch((e) => e);
+    expect(failure.code).toBe(1);
+    expect(failure.stderr).toMatch(new RegExp(`Invalid configuration:\\n\\s+${name}: `));
+  });
+});
+
+describe('admin create-vendor', () => {
+  it('creates a vendor while the server runs and prints its member record with a working token', async () => {
+    const { stdout } = await admin('create-vendor', '--username', 'ops', '--password', 'long enough', '--email', 'ops@example.com');
+    const lines = stdout.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    const member = JSON.parse(lines[0]!);
+    expect(member).toMatchObject({ username: 'ops', email_address: 'ops@example.com', role: 'vendor', oauth: { bearer_token: expect.stringMatching(/^rb_/) } });
+    const me = await fetch(`http://127.0.0.1:${PORT}/rest/1/members/me`, { headers: { authorization: `Bearer ${member.oauth.bearer_token}` } });
+    expect(me.status).toBe(200);
+    expect((await me.json()).members.members.user_id).toBe(member.user_id);
+  });
+
+  it.each([
+    [['create-vendor', '--username', 'x1', '--password', 'short', '--email', 'a@b.co'], /--password: /],
+    [['create-vendor', '--username', 'x2', '--password', 'long enough', '--email', 'nope'], /--email: /],
+    [['create-vendor', '--username', 'ops', '--password', 'long enough', '--email', 'a@b.co'], /username "ops" is taken/],
+    [['drop-tables'], /unknown command/],
+  ])('refuses %j with a message and a non-zero exit', async (args, message) => {
+    const failure = await admin(...args).catch((e) => e);
+    expect(failure.code).toBeGreaterThan(0);
+    expect(failure.stderr).toMatch(message);
+  });
+});
+
+describe('shutdown', () => {
+  it('finishes, closes the store and exits 0 on SIGTERM', async () => {
+    const exited = new Promise<number | null>((resolve) => server.once('exit', resolve));
+    server.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(output).toContain('store closed');
+    expect(output).not.toMatch(/rb_[A-Za-z0-9_-]{20,}/);
+  });
+});
