@@ -35,7 +35,7 @@ export async function recordFailure(db: Db, username: string, ip: string): Promi
     const row = await db.selectFrom('login_failures').selectAll().where('key', '=', key).executeTakeFirst();
     const fresh = !row || addSeconds(row.window_started_at, WINDOW_SECONDS) <= at;
     const failures = fresh ? 1 : row.failures + 1;
-    const delay = failures > free ? Math.min(MAX_DELAY_SECONDS, 2 ** (failures - free)) : 0;
+    const delay = failures >= free ? Math.min(MAX_DELAY_SECONDS, 2 ** (failures - free + 1)) : 0;
     const values = {
       failures,
       window_started_at: fresh ? at : row.window_started_at,

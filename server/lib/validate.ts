@@ -3,10 +3,15 @@ import { badRequest, Codes, type DebugCode } from './errors.js';
 
 const fieldName = (path: PropertyKey[]) => path.map(String).join('.') || 'body';
 
-function describe(issue: z.core.$ZodIssue): DebugCode {
+const valueAt = (input: unknown, path: PropertyKey[]) =>
+  path.reduce<unknown>((v, k) => (v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k] : undefined), input);
+
+/* "Missing" is read off the input, not the message: schemas with their own messages would hide it. */
+function describe(issue: z.core.$ZodIssue, input: unknown): DebugCode {
   const field = fieldName(issue.path);
-  const missing = issue.code === 'invalid_type' && issue.message.includes('received undefined');
-  if (missing) return { code: Codes.missingField, field, reason: `${field} is required.` };
+  if (issue.path.length > 0 && valueAt(input, issue.path) === undefined && issue.code !== 'custom') {
+    return { code: Codes.missingField, field, reason: `${field} is required.` };
+  }
   const detail = issue.message.replace(/^Invalid input: /, '');
   return { code: Codes.invalidField, field, reason: `${field} ${detail.charAt(0).toLowerCase()}${detail.slice(1)}.`.replace(/\.\.$/, '.') };
 }
@@ -16,6 +21,8 @@ export function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<
   const result = schema.safeParse(input ?? {});
   if (result.success) return result.data;
   const seen = new Set<string>();
-  const codes = result.error.issues.map(describe).filter((d) => !seen.has(d.field ?? '') && seen.add(d.field ?? ''));
+  const codes = result.error.issues
+    .map((issue) => describe(issue, input ?? {}))
+    .filter((d) => !seen.has(d.field ?? '') && seen.add(d.field ?? ''));
   throw badRequest(codes);
 }

@@ -95,8 +95,9 @@ async function createTeam(ctx: Context, vendorAuth: AuthContext) {
   });
   const [managerSpec, ...repSpecs] = TEAM;
   const manager = await createMember(ctx, vendorAuth, memberBody(managerSpec));
-  // Password hashing dominates and runs in the libuv pool, so the reps are created side by side.
-  const reps = await Promise.all(repSpecs.map((t) => createMember(ctx, vendorAuth, memberBody(t, manager.id))));
+  // One after the other (not side by side) so the ids come out the same on every first start.
+  const reps: Member[] = [];
+  for (const spec of repSpecs) reps.push(await createMember(ctx, vendorAuth, memberBody(spec, manager.id)));
   return [manager, ...reps].map((member, i) => ({ member, contacts: TEAM[i]!.contacts }));
 }
 
