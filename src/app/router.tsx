@@ -1,6 +1,6 @@
 import { createBrowserRouter, Navigate } from 'react-router';
+import { Spinner } from '../components/ui/spinner';
 import { AppShell } from './routes/app-shell';
-import { ContactsRoute } from './routes/contacts';
 import { NotFoundRoute } from './routes/not-found';
 import { RouteError } from './routes/route-error';
 import { SignInRoute } from './routes/sign-in';
@@ -12,9 +12,14 @@ export function createAppRouter() {
       path: '/',
       element: <AppShell />,
       errorElement: <RouteError />,
+      hydrateFallbackElement: (
+        <div className="flex min-h-dvh items-center justify-center" aria-busy="true">
+          <Spinner label="Loading Ringbook…" />
+        </div>
+      ),
       children: [
         { index: true, element: <Navigate to="/contacts" replace /> },
-        { path: 'contacts', element: <ContactsRoute /> },
+        { path: 'contacts', lazy: async () => ({ Component: (await import('./routes/contacts')).ContactsRoute }) },
         { path: '*', element: <NotFoundRoute /> },
       ],
     },

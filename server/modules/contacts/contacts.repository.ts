@@ -137,10 +137,11 @@ export async function reindexSearch(db: Db, contact: Pick<Contact, 'id' | 'org_i
   }
 }
 
-/** The oldest contact among `ownerIds` (or the whole organisation) with this e-mail or phone. */
+/** The oldest contact not in the trash among `ownerIds` (or the whole organisation) with this e-mail or phone. */
 export async function findDuplicate(db: Db, orgId: number, ownerIds: number[] | null, email: string | null, phone: string | null) {
   if (!email && !phone) return undefined;
-  let query = db.selectFrom('contacts').selectAll().where('org_id', '=', orgId);
+  // A contact in the trash is not a duplicate: adding it again creates a new one rather than updating a hidden one.
+  let query = db.selectFrom('contacts').selectAll().where('org_id', '=', orgId).where('trashed', '=', 0);
   if (ownerIds) query = query.where('owner_id', 'in', ownerIds);
   return query
     .where((eb) =>

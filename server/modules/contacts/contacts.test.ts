@@ -126,6 +126,13 @@ describe('duplicates', () => {
     expect((await fetchOne(rep, first)).first_name).toBe('Skip');
   });
 
+  it('does not count a contact in the trash as a duplicate', async () => {
+    const first = idOf(await rep.post('/rest/1/contacts', { first_name: 'Gone', email: 'gone@example.com' }));
+    await rep.delete(`/rest/1/contacts/${first}`);
+    const again = await rep.post('/rest/1/contacts', { first_name: 'Back', email: 'gone@example.com' });
+    expect([idOf(again) === first, again.body.contacts.contacts.duplicate_action]).toEqual([false, 'created']);
+  });
+
   it('creates a second contact with allow_duplicates=1 or when the matching check is off', async () => {
     const first = idOf(await rep.post('/rest/1/contacts', { first_name: 'Twin', email: 'twin@example.com' }));
     expect(idOf(await rep.post('/rest/1/contacts', { first_name: 'Twin2', email: 'twin@example.com', allow_duplicates: '1' }))).not.toBe(first);

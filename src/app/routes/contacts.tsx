@@ -193,7 +193,7 @@ export function ContactsRoute() {
                       <Button onClick={clearFilters}>Clear search and filters</Button>
                     }
                   >
-                    Nothing {activeFolder ? `in ${activeFolder.name} ` : ''}matches {filterSummary || 'these filters'}. Try a different search or clear the filters.
+                    No contacts {activeFolder ? `in ${activeFolder.name} ` : ''}{filterSummary || 'match these filters'}. Try a different search or clear the filters.
                   </EmptyState>
                 ) : params.category_id ? (
                   <EmptyState title="This folder is empty">Contacts you file in {activeFolder?.name ?? 'this folder'} appear here.</EmptyState>

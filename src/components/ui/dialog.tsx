@@ -47,6 +47,13 @@ export function Dialog({
     if (!dialog || !open) return;
     const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     if (!dialog.open) dialog.showModal();
+    /* Focus what the content asks for, else its first control, else the first footer action (Cancel). */
+    const focusable = 'input:not([disabled]):not([type=hidden]), select:not([disabled]), textarea:not([disabled]), button:not([disabled]), a[href], [tabindex]:not([tabindex="-1"])';
+    const target =
+      dialog.querySelector<HTMLElement>('[data-autofocus]') ??
+      dialog.querySelector<HTMLElement>(`[data-dialog-body] :is(${focusable})`) ??
+      dialog.querySelector<HTMLElement>(`[data-dialog-footer] :is(${focusable})`);
+    target?.focus();
     const onCancel = (event: Event) => {
       event.preventDefault();
       if (!preventRef.current) onCloseRef.current();
@@ -96,8 +103,8 @@ export function Dialog({
             </svg>
           </button>
         </header>
-        <div className="min-h-0 flex-1 overflow-y-auto px-5 py-4">{children}</div>
-        {footer && <footer className="flex flex-wrap items-center justify-end gap-2 border-t border-zinc-200 bg-zinc-50 px-5 py-3">{footer}</footer>}
+        <div data-dialog-body className="min-h-0 flex-1 overflow-y-auto px-5 py-4">{children}</div>
+        {footer && <footer data-dialog-footer className="flex flex-wrap items-center justify-end gap-2 border-t border-zinc-200 bg-zinc-50 px-5 py-3">{footer}</footer>}
       </div>
     </dialog>
   );

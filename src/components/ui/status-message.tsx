@@ -31,27 +31,26 @@ export function StatusProvider({ children }: { children: ReactNode }) {
     <StatusContext value={api}>
       {children}
       <div className="pointer-events-none fixed inset-x-0 bottom-4 z-50 flex justify-center px-4">
-        <div role="status" aria-live="polite" aria-atomic="true">
+        <div
+          className={`flex items-center gap-3 rounded-lg bg-zinc-900 px-4 py-2.5 text-sm text-white shadow-lg ${message ? 'pointer-events-auto' : 'sr-only'}`}
+        >
+          {message?.tone === 'success' && (
+            <svg viewBox="0 0 20 20" fill="currentColor" className="size-4 text-emerald-400" aria-hidden="true">
+              <path fillRule="evenodd" d="M16.704 4.153a.75.75 0 0 1 .143 1.052l-8 10.5a.75.75 0 0 1-1.127.075l-4.5-4.5a.75.75 0 0 1 1.06-1.06l3.894 3.893 7.48-9.817a.75.75 0 0 1 1.05-.143Z" clipRule="evenodd" />
+            </svg>
+          )}
+          <p role="status" aria-live="polite" aria-atomic="true">
+            {message?.text}
+          </p>
           {message && (
-            <div
-              key={message.id}
-              className="pointer-events-auto flex items-center gap-3 rounded-lg bg-zinc-900 px-4 py-2.5 text-sm text-white shadow-lg"
+            <button
+              type="button"
+              className="-mr-1 rounded px-1 text-zinc-400 hover:text-white"
+              onClick={() => setMessage(null)}
+              aria-label="Dismiss message"
             >
-              {message.tone === 'success' && (
-                <svg viewBox="0 0 20 20" fill="currentColor" className="size-4 text-emerald-400" aria-hidden="true">
-                  <path fillRule="evenodd" d="M16.704 4.153a.75.75 0 0 1 .143 1.052l-8 10.5a.75.75 0 0 1-1.127.075l-4.5-4.5a.75.75 0 0 1 1.06-1.06l3.894 3.893 7.48-9.817a.75.75 0 0 1 1.05-.143Z" clipRule="evenodd" />
-                </svg>
-              )}
-              <span>{message.text}</span>
-              <button
-                type="button"
-                className="-mr-1 rounded px-1 text-zinc-400 hover:text-white"
-                onClick={() => setMessage(null)}
-                aria-label="Dismiss message"
-              >
-                ×
-              </button>
-            </div>
+              ×
+            </button>
           )}
         </div>
       </div>

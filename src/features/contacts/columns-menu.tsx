@@ -23,9 +23,15 @@ export function ColumnsMenu({ table }: { table: Table<ContactRecord> }) {
         buttonRef.current?.focus();
       }
     };
+    const onFocusOut = (event: FocusEvent) => {
+      if (event.relatedTarget instanceof Node && !rootRef.current?.contains(event.relatedTarget)) setOpen(false);
+    };
+    const root = rootRef.current;
     document.addEventListener('pointerdown', onPointer);
     document.addEventListener('keydown', onKey);
+    root?.addEventListener('focusout', onFocusOut);
     return () => {
+      root?.removeEventListener('focusout', onFocusOut);
       document.removeEventListener('pointerdown', onPointer);
       document.removeEventListener('keydown', onKey);
     };

@@ -70,11 +70,11 @@ export function buildContactColumns(onOpen: (contact: ContactRecord) => void) {
     column.accessor((c) => c.primary_email?.email_address ?? '', {
       id: 'email',
       header: 'E-mail',
-      meta: { sortKey: 'email', label: 'E-mail', className: 'min-w-48' },
+      meta: { sortKey: 'email', label: 'E-mail', className: 'max-w-64' },
       cell: ({ getValue }) => {
         const email = getValue();
         return email ? (
-          <a href={`mailto:${email}`} className="text-zinc-700 hover:text-indigo-700 hover:underline">
+          <a href={`mailto:${email}`} title={email} className="block max-w-64 truncate text-zinc-700 hover:text-indigo-700 hover:underline">
             {email}
           </a>
         ) : (

@@ -42,7 +42,7 @@ export function ContactFormDialog({ target, onClose, onSaved, onTrash }: Props) 
       footer={
         <>
           {contact && (
-            <Button variant="ghost" className="mr-auto text-red-700 hover:bg-red-50" onClick={() => onTrash(contact)} disabled={pending}>
+            <Button variant="danger-ghost" className="mr-auto" onClick={() => onTrash(contact)} disabled={pending}>
               Move to trash
             </Button>
           )}

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { useForm, type FieldErrors } from 'react-hook-form';
 import type { ContactRecord } from '../../../server/contracts/contact-records';
 import { useCreateContact, useUpdateContact } from '../../api/contacts';
@@ -59,12 +59,16 @@ export function ContactForm({ formId, contact, folders, onSaved, onPendingChange
     register,
     handleSubmit,
     setError,
+    setFocus,
     formState: { errors, dirtyFields },
   } = useForm<ContactFormInput, unknown, ContactFormOutput>({
     resolver: zodResolver(contactFormSchema),
     defaultValues: (contact ? valuesFromContact(contact) : emptyContactValues) satisfies ContactFormValues,
     mode: 'onTouched',
   });
+
+  /* The edit form appears after its record loads, once the dialog already has focus somewhere. */
+  useEffect(() => setFocus('first_name'), [setFocus]);
 
   const errorFor = (field: ContactFieldName): string | undefined => {
     const message = messageOf((errors as FieldErrors<ContactFormValues>)[field]);
@@ -143,7 +147,7 @@ export function ContactForm({ formId, contact, folders, onSaved, onPendingChange
 
       <fieldset className="grid grid-cols-1 gap-4 sm:grid-cols-2">
         <legend className="sr-only">Name and contact details</legend>
-        <TextField label={FIELD_LABELS.first_name} autoComplete="off" autoFocus error={errorFor('first_name')} {...register('first_name')} />
+        <TextField label={FIELD_LABELS.first_name} autoComplete="off" error={errorFor('first_name')} {...register('first_name')} />
         <TextField label={FIELD_LABELS.last_name} autoComplete="off" error={errorFor('last_name')} {...register('last_name')} />
         <TextField label={FIELD_LABELS.email} type="email" autoComplete="off" error={errorFor('email')} className="sm:col-span-2" {...register('email')} />
         <TextField label={FIELD_LABELS.phone} type="tel" autoComplete="off" error={errorFor('phone')} {...register('phone')} />

@@ -57,33 +57,27 @@ export function DeleteConfirmation({
       size="sm"
       preventClose={remove.isPending}
       title={request ? titleFor(request) : ''}
-      description={
-        request?.mode === 'permanent'
-          ? 'The contacts and their history are erased. This cannot be undone.'
-          : 'Contacts in the trash no longer appear in lists or dial sessions.'
-      }
       footer={
         request && (
           <>
             <Button onClick={close} disabled={remove.isPending}>
               Cancel
             </Button>
-            <Button variant={request.mode === 'permanent' ? 'danger' : 'primary'} onClick={confirm} busy={remove.isPending} autoFocus>
+            <Button variant={request.mode === 'permanent' ? 'danger' : 'primary'} onClick={confirm} busy={remove.isPending}>
               {confirmLabel[request.mode]}
             </Button>
           </>
         )
       }
     >
-      {failed ? (
-        <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
+      <p className="text-sm text-zinc-700">
+        {request?.mode === 'permanent'
+          ? 'The contact records and their history are erased. This cannot be undone.'
+          : 'Contacts in the trash no longer appear in lists or dial sessions.'}
+      </p>
+      {failed && (
+        <p role="alert" className="mt-3 rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
           {errorMessage(remove.error)}
-        </p>
-      ) : (
-        <p className="text-sm text-zinc-700">
-          {request && request.ids.length > 1
-            ? `${formatCount(request.ids.length, 'contact is', 'contacts are')} selected.`
-            : 'Please confirm.'}
         </p>
       )}
     </Dialog>

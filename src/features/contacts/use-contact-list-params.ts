@@ -68,9 +68,10 @@ export function useContactListParams() {
     [setSearchParams],
   );
 
-  const hasFilters = Boolean(params.search || params.category_id || params.tag_id);
+  /* The folder is where the user is, not a filter to clear: only search and tag count. */
+  const hasFilters = Boolean(params.search || params.tag_id);
 
-  const clearFilters = useCallback(() => update({ search: null, folder: null, tag: null }), [update]);
+  const clearFilters = useCallback(() => update({ search: null, tag: null }), [update]);
 
   return { params, update, hasFilters, clearFilters, searchParams };
 }
