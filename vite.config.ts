@@ -12,6 +12,11 @@ export default defineConfig({
     sourcemap: true,
     // Libraries change less often than our code: separate chunks stay cached across deploys.
     rollupOptions: {
+      // zod's sources carry comments Rollup cannot place; dropping them is harmless and the warning is noise.
+      onwarn(warning, warn) {
+        if (warning.code === 'INVALID_ANNOTATION' && warning.id?.includes('node_modules')) return;
+        warn(warning);
+      },
       output: {
         manualChunks: {
           react: ['react', 'react-dom', 'react-router'],
