@@ -1,0 +1,56 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Caller, seedTeam, startServer, type TestServer } from './harness.js';
+
+/* No input makes the server answer 5xx: the harness throws on any 5xx, so each call here is an assertion. */
+let server: TestServer;
+let api: Caller;
+
+beforeAll(async () => {
+  server = await startServer();
+  const team = await seedTeam(server);
+  api = server.as(server.tokenOf(team.vendor));
+});
+afterAll(() => server.close());
+
+const junkValues = ['', ' ', 'abc', '-1', '0', '1.5', '99999999999999999999', '1e3', 'null', '[]', '{}', '%00', '\u0000', 'ß'.repeat(300), "' OR 1=1 --"];
+const junkBodies: unknown[] = [null, [], 'text', 42, true, { first_name: { nested: true } }, { tags: { a: 1 } }, { custom_fields: 'x' },
+  { custom_fields: [null] }, { additional_phone: [{}] }, { contact_user_ids: 'all' }, { name: ['a', 'b'] }, { duplicate_checks: 'yes' },
+  { question: 'q', answer: ['a', 'b'] }, { rating: { $gt: 1 } }, { email: 12 }, { password: 123456789 }, { username: null }];
+
+const paths = ['/rest/1/contacts', '/rest/1/contacts/1', '/rest/1/contacts/1/activities', '/rest/1/contacts/1/auditlog',
+  '/rest/1/members', '/rest/1/members/1', '/rest/1/folders', '/rest/1/folders/1', '/rest/1/tags'];
+const params = ['page', 'page_size', 'category_id', 'folder_id', 'updated_from', 'created_to', 'sort_order', 'sort_by', 'search',
+  'tag_id', 'days', 'permanent', 'structure', 'move_folder_id', 'entire_team', 'user_id', 'include_new', 'email_address'];
+
+describe('hostile input never causes a 5xx', () => {
+  it.each(paths)('GET %s with junk in every parameter', async (path) => {
+    for (const value of junkValues) {
+      const query = params.map((p) => `${p}=${encodeURIComponent(value)}`).join('&');
+      const reply = await api.get(`${path}?${query}`);
+      expect(reply.status).toBeLessThan(500);
+    }
+    expect((await api.get(`${path}?page=1&page=2&page_size=5&page_size=x`)).status).toBeLessThan(500);
+  });
+
+  it.each(paths)('POST, PUT and DELETE %s with junk bodies, JSON and form', async (path) => {
+    for (const body of junkBodies) {
+      for (const method of ['post', 'put', 'delete'] as const) expect((await api[method](path, body)).status).toBeLessThan(500);
+    }
+    for (const form of ['a[b][c][d][e][f][g]=1', 'tags[9999]=x', 'custom_fields[0]=x', '%ZZ=1', 'first_name[]=a&first_name[]=b']) {
+      expect((await api.form('POST', path, form)).status).toBeLessThan(500);
+    }
+  });
+
+  it.each(['/rest/1/contacts/%ZZ', '/rest/1/contacts/1%00', `/rest/1/contacts/${'9'.repeat(400)}`, '/rest/1/members/-5', '/rest/1/folders/0x10'])(
+    'answers a 4xx for the odd path %s', async (path) => {
+      const reply = await api.get(path);
+      expect(reply.status).toBeGreaterThanOrEqual(400);
+      expect(reply.body.status).toBe('error');
+    },
+  );
+
+  it('refuses a body over 1 MB with 413 in the error envelope', async () => {
+    const reply = await api.post('/rest/1/contacts', { notes: 'x'.repeat(1_100_000) });
+    expect([reply.status, reply.body.debug_codes[0].code]).toEqual([413, 41301]);
+  });
+});
