@@ -6,7 +6,7 @@ import { parseCookies } from '../lib/http.js';
 import { findMemberById } from '../modules/members/members.repository.js';
 import { scopeFor, type Scope } from './access.js';
 import { resumeSession, SESSION_COOKIE } from './sessions.js';
-import { memberIdForToken } from './tokens.js';
+import { memberForToken } from './tokens.js';
 
 export type AuthContext = { member: Member; via: 'bearer' | 'session'; scope: Scope };
 
@@ -28,22 +28,22 @@ export function authenticate(ctx: Context): RequestHandler {
   const { db } = ctx.store;
   return async (req, _res, next) => {
     const header = req.get('authorization');
-    let memberId: number | undefined;
+    let member: Member | undefined;
     let via: AuthContext['via'] = 'bearer';
     if (header) {
       const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
       if (!match) throw unauthorized(Codes.malformedAuthorization, 'The Authorization header must be "Bearer <token>".');
-      memberId = await memberIdForToken(db, match[1]!);
+      member = await memberForToken(db, match[1]!);
     } else {
       const sessionId = parseCookies(req.get('cookie'))[SESSION_COOKIE];
       if (!sessionId) throw unauthorized(Codes.missingAuthorization, 'The Authorization header is missing. Send "Authorization: Bearer <token>".');
-      memberId = await resumeSession(db, sessionId, ctx.config.session);
+      const memberId = await resumeSession(db, sessionId, ctx.config.session);
       if (!memberId) throw unauthorized(Codes.sessionEnded, 'Your session has ended. Sign in again.');
       requireCsrfHeader(req);
       via = 'session';
+      member = await findMemberById(db, memberId);
+      if (!member) throw unauthorized(Codes.sessionEnded, 'Your session has ended. Sign in again.');
     }
-    const member = await findMemberById(db, memberId);
-    if (!member) throw unauthorized(Codes.unknownToken, 'The member this credential belonged to no longer exists.');
     req.auth = { member, via, scope: await scopeFor(db, member) };
     next();
   };

@@ -23,14 +23,17 @@ export async function issuePersonalToken(db: Db, key: Buffer, member: Pick<Membe
     .execute();
 }
 
-/** Resolves a presented bearer token to its member id, or throws the 401 the contract expects. */
-export async function memberIdForToken(db: Db, token: string): Promise<number> {
+/** Resolves a presented bearer token to its member in one query, or throws the 401 the contract expects. */
+export async function memberForToken(db: Db, token: string): Promise<Member> {
   const row = await db
     .selectFrom('access_tokens')
-    .select(['member_id', 'expires_at', 'revoked_at'])
-    .where('token_hash', '=', sha256(token))
+    .innerJoin('members', 'members.id', 'access_tokens.member_id')
+    .selectAll('members')
+    .select(['access_tokens.expires_at', 'access_tokens.revoked_at'])
+    .where('access_tokens.token_hash', '=', sha256(token))
     .executeTakeFirst();
   if (!row || row.revoked_at) throw unauthorized(Codes.unknownToken, 'The access token is not valid. Send a current token as "Authorization: Bearer <token>".');
   if (row.expires_at && row.expires_at <= now()) throw unauthorized(Codes.expiredToken, 'The access token has expired. Refresh it or ask for a new one.');
-  return row.member_id;
+  const { expires_at: _expires, revoked_at: _revoked, ...member } = row;
+  return member;
 }

@@ -1,15 +1,20 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, SqliteDialect, sql, type Migration, type MigrationProvider } from 'kysely';
+import { Kysely, Migrator, SqliteDialect, type Migration, type MigrationProvider, type SqliteDatabase } from 'kysely';
 import type { Database } from './schema.js';
 import * as initial from './migrations/0001-initial.js';
+import { GroupCommit } from './group-commit.js';
 
 export type Db = Kysely<Database>;
 
 export type Store = {
+  /** For reads and for nothing inside `write`: the store has one connection, which a write holds. */
   db: Db;
-  /** Runs `work` as one write transaction (BEGIN IMMEDIATE on SQLite) and commits only if it returns. */
+  /**
+   * Runs `work` as one atomic unit of a write transaction and resolves once it is durably committed.
+   * Inside `work`, use only the `tx` it is given.
+   */
   write<T>(work: (tx: Db) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 };
@@ -18,20 +23,45 @@ const migrations: Record<string, Migration> = { '0001-initial': initial };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
+const STATEMENT_CACHE_LIMIT = 2_000;
+
+/*
+ * Kysely's SQLite driver prepares every query anew; preparing is a large share of a short query's cost.
+ * Queries are built from a fixed set of shapes, so their SQL texts repeat and their statements can be kept.
+ */
+function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
+  const statements = new Map<string, SQLite.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare: (sqlText: string) => {
+      let statement = statements.get(sqlText);
+      if (!statement) {
+        if (statements.size >= STATEMENT_CACHE_LIMIT) statements.clear();
+        statement = sqlite.prepare(sqlText);
+        statements.set(sqlText, statement);
+      }
+      return statement;
+    },
+  };
+}
+
 /** Opens the store named by a `sqlite:<path>` URL and applies pending migrations. */
 export async function openStore(databaseUrl: string): Promise<Store> {
   const file = sqlitePath(databaseUrl);
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
+  // FULL: a commit is on disk before it is acknowledged. Group commit shares that fsync between writers.
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  sqlite.pragma('cache_size = -65536');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   await migrate(db);
+  const commits = new GroupCommit(db);
   return {
     db,
-    write: (work) => writeSqlite(db, work),
+    write: (work) => commits.run(work),
     close: () => db.destroy(),
   };
 }
@@ -47,24 +77,4 @@ async function migrate(db: Db) {
   const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
-}
-
-/*
- * SQLite's default BEGIN takes the write lock only at the first write, so two transactions that read then
- * write can deadlock into SQLITE_BUSY. BEGIN IMMEDIATE takes it up front; busy_timeout makes other processes
- * (the admin command) wait for it. Kysely's SQLite driver has one connection behind a mutex, so holding it
- * here serialises this process's transactions.
- */
-async function writeSqlite<T>(db: Db, work: (tx: Db) => Promise<T>): Promise<T> {
-  return db.connection().execute(async (conn) => {
-    await sql`begin immediate`.execute(conn);
-    try {
-      const result = await work(conn);
-      await sql`commit`.execute(conn);
-      return result;
-    } catch (error) {
-      await sql`rollback`.execute(conn);
-      throw error;
-    }
-  });
 }

@@ -101,14 +101,21 @@ async function createContacts(db: Db) {
   }
   await t.addColumn('created_at', 'text', (c) => c.notNull()).addColumn('updated_at', 'text', (c) => c.notNull()).execute();
 
-  // Listing is scoped by owner (a member, a manager's team) or by organisation (a vendor), active by default, newest first.
-  await db.schema.createIndex('contacts_owner_list').on('contacts').columns(['owner_id', 'trashed', 'archived', 'id']).execute();
-  await db.schema.createIndex('contacts_org_list').on('contacts').columns(['org_id', 'trashed', 'archived', 'id']).execute();
-  await db.schema.createIndex('contacts_folder').on('contacts').columns(['folder_id', 'id']).execute();
-  await db.schema.createIndex('contacts_owner_updated').on('contacts').columns(['owner_id', 'updated_at']).execute();
-  await db.schema.createIndex('contacts_org_updated').on('contacts').columns(['org_id', 'updated_at']).execute();
-  await db.schema.createIndex('contacts_owner_created').on('contacts').columns(['owner_id', 'created_at']).execute();
-  await db.schema.createIndex('contacts_org_created').on('contacts').columns(['org_id', 'created_at']).execute();
+  /*
+   * Listing is scoped by organisation (a vendor) or by owners (a member, a manager's team), active contacts by
+   * default, newest (highest id) first, optionally in one folder. These indexes answer the page and its count
+   * from the index alone.
+   */
+  const index = (name: string, columns: string[]) => db.schema.createIndex(name).on('contacts').columns(columns).execute();
+  await index('contacts_owner_list', ['org_id', 'owner_id', 'trashed', 'archived', 'id']);
+  await index('contacts_owner_folder_list', ['org_id', 'owner_id', 'folder_id', 'trashed', 'archived', 'id']);
+  await index('contacts_org_list', ['org_id', 'trashed', 'archived', 'id']);
+  await index('contacts_org_folder_list', ['org_id', 'folder_id', 'trashed', 'archived', 'id']);
+  // Integrations poll by modification time; the web app sorts by these columns.
+  await index('contacts_owner_updated', ['owner_id', 'updated_at']);
+  await index('contacts_org_updated', ['org_id', 'updated_at']);
+  await index('contacts_org_created', ['org_id', 'created_at']);
+  for (const column of ['last_name', 'first_name', 'email', 'rating']) await index(`contacts_org_${column}`, ['org_id', column, 'id']);
 }
 
 async function createContactChildren(db: Db) {

@@ -46,19 +46,25 @@ export function auditChanges(before: Contact, changes: ContactUpdate): AuditEntr
   return entries;
 }
 
-/** Writes a body's phones, e-mails, address, names, answers, social accounts, tags, custom fields and note. */
-export async function writeChildren(tx: Db, contact: Contact, body: ContactInput, actorId: number, at: string) {
-  await writePrimaryPhone(tx, contact.id, body);
-  await writePrimaryEmail(tx, contact.id, body.email);
-  await writeAddress(tx, contact.id, body);
-  await appendRows(tx, contact.id, body);
+/**
+ * Writes a body's phones, e-mails, address, names, answers, social accounts, tags, custom fields and note.
+ * A new contact has none yet, which spares the look-ups of what it had.
+ */
+export async function writeChildren(tx: Db, contact: Contact, body: ContactInput, actorId: number, at: string, isNew: boolean) {
+  await writePrimaryPhone(tx, contact.id, body, isNew);
+  await writePrimaryEmail(tx, contact.id, body.email, isNew);
+  await writeAddress(tx, contact.id, body, isNew);
+  await appendRows(tx, contact.id, body, isNew);
   await attachTags(tx, contact, body.tags ?? []);
   await writeCustomFields(tx, contact, body.custom_fields ?? []);
   if (body.notes) await tx.insertInto('contact_notes').values({ contact_id: contact.id, author_id: actorId, body: body.notes, created_at: at }).execute();
 }
 
-async function writePrimaryPhone(tx: Db, contactId: number, body: ContactInput) {
-  const primary = await tx.selectFrom('contact_phones').selectAll().where('contact_id', '=', contactId).where('is_primary', '=', 1).executeTakeFirst();
+const primaryOf = (tx: Db, table: 'contact_phones' | 'contact_emails' | 'contact_addresses', contactId: number) =>
+  tx.selectFrom(table).select('id').where('contact_id', '=', contactId).where('is_primary', '=', 1).executeTakeFirst();
+
+async function writePrimaryPhone(tx: Db, contactId: number, body: ContactInput, isNew: boolean) {
+  const primary = isNew ? undefined : await tx.selectFrom('contact_phones').selectAll().where('contact_id', '=', contactId).where('is_primary', '=', 1).executeTakeFirst();
   if (body.phone === undefined) {
     if (primary && (body.phone_type !== undefined || body.phone_label !== undefined)) {
       await tx.updateTable('contact_phones').set({ type: body.phone_type ?? primary.type, label: body.phone_label ?? primary.label }).where('id', '=', primary.id).execute();
@@ -78,9 +84,9 @@ async function writePrimaryPhone(tx: Db, contactId: number, body: ContactInput) 
   }
 }
 
-async function writePrimaryEmail(tx: Db, contactId: number, email: string | undefined) {
+async function writePrimaryEmail(tx: Db, contactId: number, email: string | undefined, isNew: boolean) {
   if (email === undefined) return;
-  const primary = await tx.selectFrom('contact_emails').select('id').where('contact_id', '=', contactId).where('is_primary', '=', 1).executeTakeFirst();
+  const primary = isNew ? undefined : await primaryOf(tx, 'contact_emails', contactId);
   if (!email) {
     if (primary) await tx.deleteFrom('contact_emails').where('id', '=', primary.id).execute();
   } else if (primary) {
@@ -90,22 +96,24 @@ async function writePrimaryEmail(tx: Db, contactId: number, email: string | unde
   }
 }
 
-async function writeAddress(tx: Db, contactId: number, body: ContactInput) {
+async function writeAddress(tx: Db, contactId: number, body: ContactInput, isNew: boolean) {
   const fields = {
     address: body.address1, address_2: body.address2, city: body.city, state: body.state,
     state_other: body.state_other, zip: body.zip, country: body.country,
   };
   const given = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
   if (!Object.keys(given).length) return;
-  const primary = await tx.selectFrom('contact_addresses').select('id').where('contact_id', '=', contactId).where('is_primary', '=', 1).executeTakeFirst();
+  const primary = isNew ? undefined : await primaryOf(tx, 'contact_addresses', contactId);
   if (primary) await tx.updateTable('contact_addresses').set(given).where('id', '=', primary.id).execute();
   else await tx.insertInto('contact_addresses').values({ contact_id: contactId, ...given, type: 'home', is_primary: 1 }).execute();
 }
 
 /** Additional phones, names, question/answer pairs and social accounts are added, never replaced. */
-async function appendRows(tx: Db, contactId: number, body: ContactInput) {
+async function appendRows(tx: Db, contactId: number, body: ContactInput, isNew: boolean) {
   if (body.additional_phone?.length) {
-    const existing = new Set((await tx.selectFrom('contact_phones').select('phone_number').where('contact_id', '=', contactId).execute()).map((p) => p.phone_number));
+    const rows = isNew ? [] : await tx.selectFrom('contact_phones').select('phone_number').where('contact_id', '=', contactId).execute();
+    const existing = new Set(rows.map((p) => p.phone_number));
+    if (isNew && body.phone) existing.add(phoneDigits(body.phone));
     const fresh = body.additional_phone
       .map((p) => ({ contact_id: contactId, phone_number: phoneDigits(p.number), type: p.phone_type, label: p.phone_label, is_primary: 0 }))
       .filter((p) => !existing.has(p.phone_number) && existing.add(p.phone_number));

@@ -116,25 +116,34 @@ export async function loadDetails(db: Db, contacts: Contact[]) {
 
 export type ContactDetails = Awaited<ReturnType<typeof loadDetails>>;
 
-/** Replaces a contact's search terms: names, full name, e-mail addresses and phone digits, lower-cased. */
-export async function reindexSearch(db: Db, contact: Pick<Contact, 'id' | 'org_id' | 'first_name' | 'last_name'>) {
+type SearchSource = Pick<Contact, 'id' | 'org_id' | 'first_name' | 'last_name'>;
+
+/** A contact's search terms: names, full name, e-mail addresses and phone digits, lower-cased. */
+function termsOf(contact: SearchSource, emails: string[], phones: string[]): string[] {
+  const first = contact.first_name.toLowerCase().trim();
+  const last = contact.last_name.toLowerCase().trim();
+  const terms = new Set([first, last, `${first} ${last}`.trim(), ...emails.map((e) => e.toLowerCase()), ...phones]);
+  return [...terms].filter((t) => t.length > 0).map((t) => t.slice(0, 200));
+}
+
+export async function insertSearchTerms(db: Db, contact: SearchSource, emails: string[], phones: string[]) {
+  const terms = termsOf(contact, emails, phones);
+  if (!terms.length) return;
+  await db
+    .insertInto('contact_search_terms')
+    .values(terms.map((term) => ({ org_id: contact.org_id, term, contact_id: contact.id })))
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+}
+
+/** Replaces a contact's search terms with what its row, e-mails and phones hold now. */
+export async function reindexSearch(db: Db, contact: SearchSource) {
   const [emails, phones] = await Promise.all([
     db.selectFrom('contact_emails').select('email_lc').where('contact_id', '=', contact.id).execute(),
     db.selectFrom('contact_phones').select('phone_number').where('contact_id', '=', contact.id).execute(),
   ]);
-  const first = contact.first_name.toLowerCase().trim();
-  const last = contact.last_name.toLowerCase().trim();
-  const terms = new Set(
-    [first, last, `${first} ${last}`.trim(), ...emails.map((e) => e.email_lc), ...phones.map((p) => p.phone_number)].filter((t) => t.length > 0),
-  );
   await db.deleteFrom('contact_search_terms').where('contact_id', '=', contact.id).execute();
-  if (terms.size) {
-    await db
-      .insertInto('contact_search_terms')
-      .values([...terms].map((term) => ({ org_id: contact.org_id, term: term.slice(0, 200), contact_id: contact.id })))
-      .onConflict((oc) => oc.doNothing())
-      .execute();
-  }
+  await insertSearchTerms(db, contact, emails.map((e) => e.email_lc), phones.map((p) => p.phone_number));
 }
 
 /** The oldest contact not in the trash among `ownerIds` (or the whole organisation) with this e-mail or phone. */

@@ -72,8 +72,9 @@ export async function createContact(ctx: Context, auth: AuthContext, body: Creat
       .values({ ...columnChanges(body), org_id: owner.org_id, owner_id: owner.id, source_id: body.source_id ?? null, created_at: at, updated_at: at })
       .returningAll()
       .executeTakeFirstOrThrow();
-    await writeChildren(tx, contact, body, auth.member.id, at);
-    await repo.reindexSearch(tx, contact);
+    await writeChildren(tx, contact, body, auth.member.id, at, true);
+    const phones = [contact.phone, ...(body.additional_phone ?? []).map((p) => phoneDigits(p.number))].filter(Boolean);
+    await repo.insertSearchTerms(tx, contact, contact.email ? [contact.email] : [], phones);
     await recordChange(tx, {
       contactIds: [contact.id], memberId: auth.member.id, at, activity: ActivityType.created, text: 'Contact created',
       audit: [{ action: 'create', dataType: 'contact', new: String(contact.id) }],
@@ -118,7 +119,7 @@ async function applyUpdate(tx: Db, auth: AuthContext, contact: Contact, body: Co
   }
   const audit = auditChanges(contact, changes);
   const updated = await tx.updateTable('contacts').set({ ...changes, updated_at: at }).where('id', '=', contact.id).returningAll().executeTakeFirstOrThrow();
-  await writeChildren(tx, updated, body, auth.member.id, at);
+  await writeChildren(tx, updated, body, auth.member.id, at, false);
   await repo.reindexSearch(tx, updated);
   const moved = audit.find((a) => a.dataType === 'moved');
   const transferred = audit.find((a) => a.dataType === 'transferred');

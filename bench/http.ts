@@ -1,0 +1,93 @@
+/*
+ * The HTTP half of the benchmark: the real server in its own process (as operators run it) and autocannon
+ * scenarios against it, with latencies kept at sub-millisecond precision.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon, { type Request } from 'autocannon';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+export type RunningServer = { url: string; stop(): Promise<void> };
+
+export type Scenario = { name: string; token: string; method?: 'GET' | 'POST'; next: () => { path: string; body?: string } };
+
+export type ScenarioResult = {
+  name: string; requests: number; perSecond: number; p50: number; p99: number; non2xx: number; errors: number; samples: string[];
+};
+
+async function freePort(): Promise<number> {
+  const server = net.createServer().listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+export async function startServer(dbFile: string): Promise<RunningServer> {
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: `sqlite:${dbFile}`, DEMO_DATA: '0', LOG_LEVEL: 'warn' };
+  // The key must come from the file beside the database, the one the bench derived its tokens from.
+  delete env.SECRET_KEY;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const url = `http://127.0.0.1:${port}`;
+  await waitForHealth(url, child, 30_000);
+  return {
+    url,
+    stop: async () => {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+async function waitForHealth(url: string, child: ChildProcess, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`The server exited with code ${child.exitCode} before it answered /healthz.`);
+    try {
+      if ((await fetch(`${url}/healthz`)).status === 200) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  child.kill('SIGTERM');
+  throw new Error(`The server did not answer ${url}/healthz within ${timeoutMs / 1000} s.`);
+}
+
+export function percentile(sorted: number[], p: number): number {
+  if (!sorted.length) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+export async function runScenario(url: string, scenario: Scenario, options: { duration: number; connections: number }): Promise<ScenarioResult> {
+  const latencies: number[] = [];
+  const samples: string[] = [];
+  const request: Request = {
+    method: scenario.method ?? 'GET',
+    headers: { authorization: `Bearer ${scenario.token}`, 'content-type': 'application/json', accept: 'application/json' },
+    setupRequest: (req) => ({ ...req, ...scenario.next() }),
+    onResponse: (status, body) => {
+      if ((status < 200 || status > 299) && samples.length < 3) samples.push(`${status} ${body.slice(0, 300)}`);
+    },
+  };
+  const instance = autocannon({ url, connections: options.connections, duration: options.duration, requests: [request] });
+  // autocannon's own histogram rounds to whole milliseconds; the 'response' event carries the exact duration.
+  instance.on('response', (_client, _status, _bytes, ms) => latencies.push(ms));
+  const result = await instance;
+  latencies.sort((a, b) => a - b);
+  return {
+    name: scenario.name,
+    requests: result.requests.total,
+    perSecond: result.requests.average,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+    samples,
+  };
+}

@@ -1,0 +1,114 @@
+/*
+ * Bulk loader for the benchmark: writes the rows the API writes for a contact with a name, an e-mail and a
+ * phone, many at a time, so a million contacts load in minutes instead of hours of one-by-one creates.
+ */
+import { sql } from 'kysely';
+import { hashPassword } from '../server/auth/passwords.js';
+import { issuePersonalToken } from '../server/auth/tokens.js';
+import type { Db, Store } from '../server/db/database.js';
+import type { Member, NewContact } from '../server/db/schema.js';
+import { toTimestamp } from '../server/lib/time.js';
+import { createVendor } from '../server/modules/members/members.service.js';
+
+export type Team = { vendor: Member; members: Member[]; folderIds: number[] };
+
+const CONTACTS_PER_TRANSACTION = 5_000;
+/* SQLite allows 32,766 bound variables per statement; 500 contacts x 12 columns stays well below. */
+const ROWS_PER_STATEMENT = 500;
+const FIRST = ['james', 'mary', 'robert', 'linda', 'michael', 'sarah', 'david', 'emily', 'priya', 'wei', 'mateo', 'aisha', 'noah', 'olivia'];
+const LAST = ['smith', 'johnson', 'garcia', 'nguyen', 'patel', 'kim', 'brown', 'lopez', 'walker', 'chen', 'okafor', 'murphy', 'reed'];
+const AREAS = ['212', '312', '303', '415', '213', '907', '808'];
+const FOLDERS = ['Prospects', 'Customers', 'Partners', 'Cold'];
+
+export async function createTeam(store: Store, secretKey: Buffer, memberCount: number): Promise<Team> {
+  const password = 'bench-password';
+  const vendor = await createVendor({ store, secretKey }, { username: 'bench-vendor', password, email: 'vendor@bench.example.com' });
+  // One scrypt hash shared by every member: hashing M passwords would take longer than loading contacts.
+  const passwordHash = await hashPassword(password);
+  const at = toTimestamp(new Date());
+  return store.write(async (tx) => {
+    const members: Member[] = [];
+    for (let i = 1; i <= memberCount; i++) {
+      const member = await tx.insertInto('members').values({
+        org_id: vendor.org_id, parent_id: vendor.id, role: 'member', username: `bench-rep-${i}`, password_hash: passwordHash,
+        first_name: 'Rep', last_name: String(i), email: `rep${i}@bench.example.com`, phone: null, billing_item_id: '1',
+        billing_group_id: 'bench', subgroup_id: 'bench', subscription_status: 'active', created_at: at, updated_at: at,
+      }).returningAll().executeTakeFirstOrThrow();
+      await issuePersonalToken(tx, secretKey, member);
+      members.push(member);
+    }
+    const folderIds: number[] = [];
+    for (const name of FOLDERS) {
+      const row = { org_id: vendor.org_id, parent_id: null, name, created_by: vendor.id, created_at: at, updated_at: at };
+      folderIds.push((await tx.insertInto('folders').values(row).returning('id').executeTakeFirstOrThrow()).id);
+    }
+    return { vendor, members, folderIds };
+  });
+}
+
+/** Contact ids are 1..N in creation order; the owner and folder follow from the id so callers can predict them. */
+export const ownerIndexOf = (id: number, memberCount: number) => (id - 1) % memberCount;
+export const folderIndexOf = (id: number, folderCount: number) => (id % 5 === 0 ? null : id % folderCount);
+
+function contactRow(id: number, team: Team, createdAt: string): NewContact {
+  const first = FIRST[id % FIRST.length]!;
+  const last = LAST[Math.floor(id / FIRST.length) % LAST.length]!;
+  const folder = folderIndexOf(id, team.folderIds.length);
+  return {
+    id, org_id: team.vendor.org_id, owner_id: team.members[ownerIndexOf(id, team.members.length)]!.id,
+    folder_id: folder === null ? null : team.folderIds[folder]!,
+    first_name: first[0]!.toUpperCase() + first.slice(1), last_name: last[0]!.toUpperCase() + last.slice(1),
+    email: `${first}.${last}.${id}@bench.example.com`, phone: phoneOf(id), created_at: createdAt, updated_at: createdAt,
+  };
+}
+
+/** Unique ten-digit numbers: an area code, an exchange from 200 and a four-digit line, all derived from the id. */
+function phoneOf(id: number): string {
+  const area = AREAS[id % AREAS.length]!;
+  const n = Math.floor(id / AREAS.length);
+  return `${area}${200 + (Math.floor(n / 10_000) % 800)}${String(n % 10_000).padStart(4, '0')}`;
+}
+
+/** The same terms reindexSearch writes: names, full name, e-mail and phone digits, lower-cased and deduplicated. */
+function searchTerms(c: NewContact) {
+  const first = (c.first_name ?? '').toLowerCase();
+  const last = (c.last_name ?? '').toLowerCase();
+  const terms = new Set([first, last, `${first} ${last}`.trim(), (c.email ?? '').toLowerCase(), c.phone ?? '']);
+  return [...terms].filter((t) => t.length > 0).map((term) => ({ org_id: c.org_id, term, contact_id: c.id! }));
+}
+
+async function insertChunked<T>(write: (rows: T[]) => Promise<unknown>, rows: T[], size: number) {
+  for (let i = 0; i < rows.length; i += size) await write(rows.slice(i, i + size));
+}
+
+async function insertBatch(tx: Db, contacts: NewContact[]) {
+  await insertChunked((rows) => tx.insertInto('contacts').values(rows).execute(), contacts, ROWS_PER_STATEMENT);
+  const emails = contacts.map((c) => ({ contact_id: c.id!, email_address: c.email!, email_lc: c.email!.toLowerCase(), is_primary: 1 }));
+  await insertChunked((rows) => tx.insertInto('contact_emails').values(rows).execute(), emails, ROWS_PER_STATEMENT * 2);
+  const phones = contacts.map((c, i) => ({ contact_id: c.id!, phone_number: c.phone!, type: [3, 1, 2][i % 3]!, is_primary: 1 }));
+  await insertChunked((rows) => tx.insertInto('contact_phones').values(rows).execute(), phones, ROWS_PER_STATEMENT * 2);
+  await insertChunked((rows) => tx.insertInto('contact_search_terms').values(rows).execute(), contacts.flatMap(searchTerms), ROWS_PER_STATEMENT * 4);
+}
+
+/** Loads `count` contacts spread evenly over the team; prints progress and returns the elapsed milliseconds. */
+export async function loadContacts(store: Store, team: Team, count: number, log: (line: string) => void): Promise<number> {
+  // A page cache large enough for the indexes: with SQLite's 2 MB default, index pages are written and re-read over and over.
+  await sql`pragma cache_size = -1048576`.execute(store.db);
+  const started = performance.now();
+  // Creation times one second apart, ending now, so ids and created_at grow together as they do in use.
+  const firstCreated = Date.now() - count * 1000;
+  let lastReport = started;
+  for (let from = 1; from <= count; from += CONTACTS_PER_TRANSACTION) {
+    const to = Math.min(count, from + CONTACTS_PER_TRANSACTION - 1);
+    const rows: NewContact[] = [];
+    for (let id = from; id <= to; id++) rows.push(contactRow(id, team, toTimestamp(new Date(firstCreated + id * 1000))));
+    await store.write((tx) => insertBatch(tx, rows));
+    if (performance.now() - lastReport > 5_000 || to === count) {
+      lastReport = performance.now();
+      const seconds = (lastReport - started) / 1000;
+      log(`  loaded ${to.toLocaleString('en-US')} / ${count.toLocaleString('en-US')} contacts (${Math.round(to / seconds).toLocaleString('en-US')} contacts/s)`);
+    }
+  }
+  await sql`analyze`.execute(store.db);
+  return performance.now() - started;
+}

@@ -1,0 +1,152 @@
+/*
+ * npm run bench [-- --contacts N --members M --duration S --connections C --keep]
+ * Loads a fresh store, runs the real server against it with autocannon, then times the same list query on
+ * the store directly, so the HTTP overhead can be told apart from the query's own cost.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import type { Scope } from '../server/auth/access.js';
+import { loadSecretKey } from '../server/auth/secret-key.js';
+import { personalToken } from '../server/auth/tokens.js';
+import { listContactsQuery } from '../server/contracts/contacts.js';
+import { openStore } from '../server/db/database.js';
+import { listContacts, loadDetails } from '../server/modules/contacts/contacts.repository.js';
+import { contactRecords } from '../server/modules/contacts/contacts.serializer.js';
+import { percentile, runScenario, type Scenario, type ScenarioResult, startServer } from './http.js';
+import { createTeam, folderIndexOf, loadContacts, ownerIndexOf, type Team } from './load.js';
+
+const { values: args } = parseArgs({
+  options: {
+    contacts: { type: 'string', default: '100000' },
+    members: { type: 'string', default: '10' },
+    duration: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '10' },
+    keep: { type: 'boolean', default: false },
+  },
+});
+const opts = {
+  contacts: Number(args.contacts), members: Number(args.members), duration: Number(args.duration), connections: Number(args.connections),
+};
+const LIST_PAGES = 20;
+const STORE_ITERATIONS = 2_000;
+const log = (line: string) => process.stdout.write(`${line}\n`);
+const ms = (n: number) => n.toFixed(2);
+const randomInt = (max: number) => Math.floor(Math.random() * max);
+
+/** What the scenarios need to know about one member's contacts, derived from how the loader assigns them. */
+function plan(team: Team) {
+  const member = team.members[0]!;
+  const m = team.members.length;
+  const ownedIds = (k: number) => 1 + ownerIndexOf(1, m) + k * m;
+  const owned = Math.floor((opts.contacts - 1) / m) + 1;
+  let k = 0;
+  while (folderIndexOf(ownedIds(k), team.folderIds.length) === null) k++;
+  const folderId = team.folderIds[folderIndexOf(ownedIds(k), team.folderIds.length)!]!;
+  return { member, folderId, randomOwnedId: () => ownedIds(randomInt(owned)) };
+}
+
+function scenarios(team: Team, token: string): Scenario[] {
+  const { folderId, randomOwnedId } = plan(team);
+  let created = 0;
+  return [
+    { name: 'list', token, next: () => ({ path: `/rest/1/contacts?page_size=25&category_id=${folderId}&page=${1 + randomInt(LIST_PAGES)}` }) },
+    { name: 'get', token, next: () => ({ path: `/rest/1/contacts/${randomOwnedId()}` }) },
+    {
+      name: 'create', token, method: 'POST',
+      next: () => {
+        const n = created++;
+        // Area code 646 is not one the loader uses, so a new number never matches a loaded contact.
+        const phone = `646${200 + (Math.floor(n / 10_000) % 800)}${String(n % 10_000).padStart(4, '0')}`;
+        const body = { first_name: 'Bench', last_name: `Created ${n}`, email: `bench-new-${process.pid}-${n}@bench.example.com`, phone, phone_type: 3 };
+        return { path: '/rest/1/contacts', body: JSON.stringify(body) };
+      },
+    },
+  ];
+}
+
+/** The list scenario's query on the store itself: query, details and records, as the handler builds them. */
+async function timeStoreList(dbFile: string, team: Team) {
+  const store = await openStore(`sqlite:${dbFile}`);
+  const { member, folderId } = plan(team);
+  const scope: Scope = { kind: 'team', orgId: member.org_id, memberIds: [member.id] };
+  const queryOnly: number[] = [];
+  const full: number[] = [];
+  try {
+    for (let i = 0; i < STORE_ITERATIONS; i++) {
+      const q = listContactsQuery.parse({ page_size: '25', category_id: String(folderId), page: String(1 + randomInt(LIST_PAGES)) });
+      const started = performance.now();
+      const { rows } = await listContacts(store.db, scope, q);
+      queryOnly.push(performance.now() - started);
+      contactRecords(rows, await loadDetails(store.db, rows));
+      full.push(performance.now() - started);
+    }
+  } finally {
+    await store.close();
+  }
+  const sorted = (xs: number[]) => xs.sort((a, b) => a - b);
+  return { query: sorted(queryOnly), full: sorted(full) };
+}
+
+function printResults(results: ScenarioResult[]) {
+  const targets: Record<string, [string, (r: ScenarioResult) => boolean]> = {
+    list: ['p99 < 10 ms', (r) => r.p99 < 10],
+    get: ['p99 < 5 ms', (r) => r.p99 < 5],
+    create: ['>= 1000 req/s', (r) => r.perSecond >= 1000],
+  };
+  log('');
+  log(`HTTP (${opts.connections} connections, ${opts.duration} s each)`);
+  log('scenario   requests    req/s   p50 ms   p99 ms  non-2xx  errors  target           met');
+  for (const r of results) {
+    const [target, met] = targets[r.name]!;
+    const ok = met(r) && r.non2xx === 0 && r.errors === 0;
+    log(`${r.name.padEnd(8)} ${String(r.requests).padStart(10)} ${r.perSecond.toFixed(0).padStart(8)} ${ms(r.p50).padStart(8)} ${ms(r.p99).padStart(8)} `
+      + `${String(r.non2xx).padStart(8)} ${String(r.errors).padStart(7)}  ${target.padEnd(15)}  ${ok ? 'yes' : 'NO'}`);
+    for (const sample of r.samples) log(`    ${r.name} answered: ${sample}`);
+  }
+}
+
+async function main() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ringbook-bench-'));
+  const dbFile = path.join(dir, 'bench.db');
+  log(`Ringbook bench: ${opts.contacts.toLocaleString('en-US')} contacts over ${opts.members} members; store ${dbFile}`);
+  try {
+    const store = await openStore(`sqlite:${dbFile}`);
+    const secretKey = loadSecretKey(undefined, dbFile);
+    const team = await createTeam(store, secretKey, opts.members);
+    const loadMs = await loadContacts(store, team, opts.contacts, log);
+    await store.close();
+    log(`Load: ${(loadMs / 1000).toFixed(1)} s, ${Math.round(opts.contacts / (loadMs / 1000)).toLocaleString('en-US')} contacts/s, `
+      + `database ${(fs.statSync(dbFile).size / 1e6).toFixed(0)} MB`);
+
+    const server = await startServer(dbFile);
+    const results: ScenarioResult[] = [];
+    try {
+      const token = personalToken(secretKey, plan(team).member);
+      for (const scenario of scenarios(team, token)) {
+        log(`  running ${scenario.name} ...`);
+        results.push(await runScenario(server.url, scenario, opts));
+      }
+    } finally {
+      await server.stop();
+    }
+    printResults(results);
+
+    const store2 = await timeStoreList(dbFile, team);
+    const httpP50 = results.find((r) => r.name === 'list')!.p50;
+    log('');
+    log(`Store, same list query, ${STORE_ITERATIONS} iterations in-process`);
+    log(`  listContacts only             p50 ${ms(percentile(store2.query, 50))} ms   p99 ${ms(percentile(store2.query, 99))} ms`);
+    log(`  + loadDetails + contactRecords p50 ${ms(percentile(store2.full, 50))} ms   p99 ${ms(percentile(store2.full, 99))} ms`);
+    log(`  HTTP p50 / store p50 (full)   ${(httpP50 / percentile(store2.full, 50)).toFixed(1)}x`);
+  } finally {
+    if (args.keep) log(`Kept ${dir}`);
+    else fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});

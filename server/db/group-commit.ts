@@ -1,0 +1,69 @@
+import { sql, type Kysely } from 'kysely';
+
+type Job = { work: (tx: Kysely<any>) => Promise<unknown>; resolve: (value: unknown) => void; reject: (error: unknown) => void };
+
+const MAX_BATCH = 64;
+
+/**
+ * Write transactions with a shared commit. Writers that arrive while a transaction is open join it, each in
+ * its own savepoint: a writer that fails is rolled back alone, the rest commit together with one fsync.
+ * Nobody is told "done" before that commit is on disk, so nothing acknowledged is lost.
+ *
+ * SQLite's default BEGIN takes the write lock at the first write, so two transactions that read then write
+ * can fail with SQLITE_BUSY; BEGIN IMMEDIATE takes it up front, and busy_timeout makes other processes (the
+ * admin command) wait for it. Kysely's SQLite driver has one connection behind a mutex: while a batch holds
+ * it, this process's reads wait, and a writer must use the transaction it is given, never the outer db.
+ */
+export class GroupCommit {
+  private readonly queue: Job[] = [];
+  private draining = false;
+
+  constructor(private readonly db: Kysely<any>) {}
+
+  run<T>(work: (tx: Kysely<any>) => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      if (!this.draining) void this.drain();
+    });
+  }
+
+  private async drain() {
+    this.draining = true;
+    try {
+      while (this.queue.length) await this.db.connection().execute((conn) => this.batch(conn));
+    } finally {
+      this.draining = false;
+    }
+  }
+
+  private async batch(conn: Kysely<any>) {
+    const done: { job: Job; result: unknown }[] = [];
+    try {
+      await sql`begin immediate`.execute(conn);
+    } catch (error) {
+      for (const job of this.queue.splice(0)) job.reject(error);
+      return;
+    }
+    try {
+      for (let n = 0; n < MAX_BATCH && this.queue.length; n++) {
+        const job = this.queue.shift()!;
+        await sql`savepoint writer`.execute(conn);
+        try {
+          done.push({ job, result: await job.work(conn) });
+          await sql`release writer`.execute(conn);
+        } catch (error) {
+          await sql`rollback to writer`.execute(conn);
+          await sql`release writer`.execute(conn);
+          job.reject(error);
+        }
+      }
+      await sql`commit`.execute(conn);
+    } catch (error) {
+      // The transaction itself failed (lock time-out, disk full): none of its writers is durable.
+      await sql`rollback`.execute(conn).catch(() => undefined);
+      for (const { job } of done) job.reject(error);
+      return;
+    }
+    for (const { job, result } of done) job.resolve(result);
+  }
+}
