@@ -109,6 +109,6 @@ export async function loadContacts(store: Store, team: Team, count: number, log:
       log(`  loaded ${to.toLocaleString('en-US')} / ${count.toLocaleString('en-US')} contacts (${Math.round(to / seconds).toLocaleString('en-US')} contacts/s)`);
     }
   }
-  await sql`analyze`.execute(store.db);
+  await store.write((tx) => sql`analyze`.execute(tx));
   return performance.now() - started;
 }

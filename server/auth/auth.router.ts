@@ -34,21 +34,21 @@ export function authRouter(ctx: Context): Router {
     const member = await findMemberByUsername(db, username);
     const ok = member ? await verifyPassword(password, member.password_hash) : (await spendDecoyVerification(password), false);
     if (!member || !ok) {
-      await recordFailure(db, username, ip);
+      await recordFailure(ctx.store, username, ip);
       throw unauthorized(Codes.badCredentials, 'Wrong username or password.');
     }
-    await clearFailures(db, username);
+    await clearFailures(ctx.store, username);
     // A new id at every sign-in; a session cookie the browser already had is ended, not reused.
     const previous = parseCookies(req.get('cookie'))[SESSION_COOKIE];
-    if (previous) await endSession(db, previous);
-    setCookie(res, await startSession(db, member.id, ctx.config.session), ctx.config.session.maxSeconds);
+    if (previous) await endSession(ctx.store, previous);
+    setCookie(res, await startSession(ctx.store, member.id, ctx.config.session), ctx.config.session.maxSeconds);
     sendSuccess(res, 200, 'member', toMemberRecord(member));
   });
 
   router.post('/logout', async (req, res) => {
     requireCsrfHeader(req);
     const id = parseCookies(req.get('cookie'))[SESSION_COOKIE];
-    if (id) await endSession(db, id);
+    if (id) await endSession(ctx.store, id);
     setCookie(res, '', 0);
     sendNoContent(res);
   });

@@ -40,10 +40,9 @@ const expectError = (reply: Reply, status: number, code: number) => {
 };
 
 async function insertToken(member: Member, token: string, values: { expires_at?: string; revoked_at?: string }) {
-  await server.ctx.store.db
-    .insertInto('access_tokens')
-    .values({ member_id: member.id, token_hash: sha256(token), kind: 'oauth', created_at: now(), ...values })
-    .execute();
+  await server.ctx.store.write((tx) =>
+    tx.insertInto('access_tokens').values({ member_id: member.id, token_hash: sha256(token), kind: 'oauth', created_at: now(), ...values }).execute(),
+  );
 }
 
 describe('bearer tokens', () => {
@@ -180,7 +179,7 @@ describe('the session cookie on /rest/1', () => {
   ])('refuses a session %s with 401', async (_label, values) => {
     const cookie = await sessionFor(team.outsider);
     expect((await browser(cookie).get('/rest/1/members/me')).status).toBe(200);
-    await server.ctx.store.db.updateTable('sessions').set(values).where('id_hash', '=', sha256(cookie)).execute();
+    await server.ctx.store.write((tx) => tx.updateTable('sessions').set(values).where('id_hash', '=', sha256(cookie)).execute());
     expectError(await browser(cookie).get('/rest/1/members/me'), 401, Codes.sessionEnded);
     expectError(await browser(cookie).get('/auth/session'), 401, Codes.sessionEnded);
   });

@@ -1,4 +1,4 @@
-import type { Db } from '../db/database.js';
+import type { Db, Store } from '../db/database.js';
 import { tooManyRequests } from '../lib/errors.js';
 import { addSeconds, now } from '../lib/time.js';
 
@@ -29,7 +29,11 @@ export async function assertNotThrottled(db: Db, username: string, ip: string): 
   }
 }
 
-export async function recordFailure(db: Db, username: string, ip: string): Promise<void> {
+export async function recordFailure(store: Store, username: string, ip: string): Promise<void> {
+  await store.write((tx) => countFailure(tx, username, ip));
+}
+
+async function countFailure(db: Db, username: string, ip: string) {
   const at = now();
   for (const { key, free } of keys(username, ip)) {
     const row = await db.selectFrom('login_failures').selectAll().where('key', '=', key).executeTakeFirst();
@@ -49,6 +53,6 @@ export async function recordFailure(db: Db, username: string, ip: string): Promi
   }
 }
 
-export async function clearFailures(db: Db, username: string): Promise<void> {
-  await db.deleteFrom('login_failures').where('key', '=', `user:${username.toLowerCase()}`).execute();
+export async function clearFailures(store: Store, username: string): Promise<void> {
+  await store.write((tx) => tx.deleteFrom('login_failures').where('key', '=', `user:${username.toLowerCase()}`).execute());
 }

@@ -37,7 +37,7 @@ export function authenticate(ctx: Context): RequestHandler {
     } else {
       const sessionId = parseCookies(req.get('cookie'))[SESSION_COOKIE];
       if (!sessionId) throw unauthorized(Codes.missingAuthorization, 'The Authorization header is missing. Send "Authorization: Bearer <token>".');
-      const memberId = await resumeSession(db, sessionId, ctx.config.session);
+      const memberId = await resumeSession(ctx.store, sessionId, ctx.config.session);
       if (!memberId) throw unauthorized(Codes.sessionEnded, 'Your session has ended. Sign in again.');
       requireCsrfHeader(req);
       via = 'session';

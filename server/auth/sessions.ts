@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { Db } from '../db/database.js';
+import type { Store } from '../db/database.js';
 import { addSeconds, now } from '../lib/time.js';
 import { sha256 } from './tokens.js';
 
@@ -11,32 +11,34 @@ export type SessionPolicy = { idleSeconds: number; maxSeconds: number };
 const TOUCH_AFTER_SECONDS = 60;
 
 /** Starts a session: a fresh 256-bit id (the cookie value); only its hash is stored. */
-export async function startSession(db: Db, memberId: number, policy: SessionPolicy): Promise<string> {
+export async function startSession(store: Store, memberId: number, policy: SessionPolicy): Promise<string> {
   const id = crypto.randomBytes(32).toString('base64url');
   const at = now();
-  await db
-    .insertInto('sessions')
-    .values({ id_hash: sha256(id), member_id: memberId, created_at: at, last_seen_at: at, expires_at: addSeconds(at, policy.maxSeconds) })
-    .execute();
+  await store.write((tx) =>
+    tx
+      .insertInto('sessions')
+      .values({ id_hash: sha256(id), member_id: memberId, created_at: at, last_seen_at: at, expires_at: addSeconds(at, policy.maxSeconds) })
+      .execute(),
+  );
   return id;
 }
 
 /** The session's member, or undefined when the session is unknown, idle too long or past its absolute end. */
-export async function resumeSession(db: Db, id: string, policy: SessionPolicy): Promise<number | undefined> {
+export async function resumeSession(store: Store, id: string, policy: SessionPolicy): Promise<number | undefined> {
   const idHash = sha256(id);
-  const row = await db.selectFrom('sessions').selectAll().where('id_hash', '=', idHash).executeTakeFirst();
+  const row = await store.db.selectFrom('sessions').selectAll().where('id_hash', '=', idHash).executeTakeFirst();
   if (!row) return undefined;
   const at = now();
   if (row.expires_at <= at || addSeconds(row.last_seen_at, policy.idleSeconds) <= at) {
-    await endSession(db, id);
+    await endSession(store, id);
     return undefined;
   }
   if (addSeconds(row.last_seen_at, TOUCH_AFTER_SECONDS) <= at) {
-    await db.updateTable('sessions').set({ last_seen_at: at }).where('id_hash', '=', idHash).execute();
+    await store.write((tx) => tx.updateTable('sessions').set({ last_seen_at: at }).where('id_hash', '=', idHash).execute());
   }
   return row.member_id;
 }
 
-export async function endSession(db: Db, id: string): Promise<void> {
-  await db.deleteFrom('sessions').where('id_hash', '=', sha256(id)).execute();
+export async function endSession(store: Store, id: string): Promise<void> {
+  await store.write((tx) => tx.deleteFrom('sessions').where('id_hash', '=', sha256(id)).execute());
 }

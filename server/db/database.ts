@@ -9,7 +9,7 @@ import { GroupCommit } from './group-commit.js';
 export type Db = Kysely<Database>;
 
 export type Store = {
-  /** For reads and for nothing inside `write`: the store has one connection, which a write holds. */
+  /** Reads what is committed. Read-only: every write goes through `write`. */
   db: Db;
   /**
    * Runs `work` as one atomic unit of a write transaction and resolves once it is durably committed.
@@ -45,31 +45,42 @@ function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
   };
 }
 
-/** Opens the store named by a `sqlite:<path>` URL and applies pending migrations. */
+/**
+ * Opens the store named by a `sqlite:<path>` URL and applies pending migrations. Two connections: a writer,
+ * behind group commit, and a read-only reader. WAL lets the reader run beside an open write transaction, so
+ * requests do not queue behind writes; being read-only, it refuses any write that bypasses `write`.
+ */
 export async function openStore(databaseUrl: string): Promise<Store> {
   const file = sqlitePath(databaseUrl);
-  if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  const sqlite = new SQLite(file);
-  sqlite.pragma('journal_mode = WAL');
+  fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const writer = new SQLite(file);
+  writer.pragma('journal_mode = WAL');
   // FULL: a commit is on disk before it is acknowledged. Group commit shares that fsync between writers.
-  sqlite.pragma('synchronous = FULL');
-  sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
-  sqlite.pragma('cache_size = -65536');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-  await migrate(db);
-  const commits = new GroupCommit(db);
+  writer.pragma('synchronous = FULL');
+  writer.pragma('foreign_keys = ON');
+  writer.pragma('busy_timeout = 5000');
+  writer.pragma('cache_size = -65536');
+  const writeDb = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(writer) }) });
+  await migrate(writeDb);
+  const reader = new SQLite(file, { readonly: true });
+  reader.pragma('busy_timeout = 5000');
+  reader.pragma('cache_size = -65536');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(reader) }) });
+  const commits = new GroupCommit(writeDb);
   return {
     db,
     write: (work) => commits.run(work),
-    close: () => db.destroy(),
+    close: async () => {
+      await db.destroy();
+      await writeDb.destroy();
+    },
   };
 }
 
 export function sqlitePath(databaseUrl: string): string {
   if (!databaseUrl.startsWith('sqlite:')) throw new Error(`Unsupported DATABASE_URL "${databaseUrl}": use sqlite:<path>.`);
   const file = databaseUrl.slice('sqlite:'.length);
-  if (!file) throw new Error('DATABASE_URL sqlite: needs a file path, e.g. sqlite:./data/ringbook.db.');
+  if (!file || file === ':memory:') throw new Error('DATABASE_URL sqlite: needs a file path, e.g. sqlite:./data/ringbook.db.');
   return file;
 }
 

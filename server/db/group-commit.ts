@@ -11,8 +11,8 @@ const MAX_BATCH = 64;
  *
  * SQLite's default BEGIN takes the write lock at the first write, so two transactions that read then write
  * can fail with SQLITE_BUSY; BEGIN IMMEDIATE takes it up front, and busy_timeout makes other processes (the
- * admin command) wait for it. Kysely's SQLite driver has one connection behind a mutex: while a batch holds
- * it, this process's reads wait, and a writer must use the transaction it is given, never the outer db.
+ * admin command) wait for it. The writer connection sits behind Kysely's mutex for the whole batch, so a
+ * writer must use the transaction it is given.
  */
 export class GroupCommit {
   private readonly queue: Job[] = [];
@@ -23,14 +23,24 @@ export class GroupCommit {
   run<T>(work: (tx: Kysely<any>) => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
-      if (!this.draining) void this.drain();
+      if (!this.draining) {
+        this.draining = true;
+        setImmediate(() => void this.drain());
+      }
     });
   }
 
+  /*
+   * better-sqlite3 answers synchronously, so a batch runs start to commit without letting the event loop read
+   * new requests. Starting each batch on the next turn of the loop lets the writers of every request already
+   * received join it.
+   */
   private async drain() {
-    this.draining = true;
     try {
-      while (this.queue.length) await this.db.connection().execute((conn) => this.batch(conn));
+      while (this.queue.length) {
+        await this.db.connection().execute((conn) => this.batch(conn));
+        await new Promise((resolve) => setImmediate(resolve));
+      }
     } finally {
       this.draining = false;
     }

@@ -119,10 +119,11 @@ describe('GET /rest/1/contacts', () => {
   });
 
   it('finds updated contacts since a time; include_new adds the ones created since then', async () => {
-    const db = server.ctx.store.db;
-    await db.updateTable('contacts').set({ created_at: '2026-01-01 00:00:00', updated_at: '2026-01-01 00:00:00' }).where('owner_id', '=', team.rep.id).execute();
-    await db.updateTable('contacts').set({ updated_at: '2026-03-01 00:00:00' }).where('first_name', '=', 'Bob').execute();
-    await db.updateTable('contacts').set({ created_at: '2026-03-02 00:00:00', updated_at: '2026-03-02 00:00:00' }).where('first_name', '=', 'Carol').execute();
+    await server.ctx.store.write(async (db) => {
+      await db.updateTable('contacts').set({ created_at: '2026-01-01 00:00:00', updated_at: '2026-01-01 00:00:00' }).where('owner_id', '=', team.rep.id).execute();
+      await db.updateTable('contacts').set({ updated_at: '2026-03-01 00:00:00' }).where('first_name', '=', 'Bob').execute();
+      await db.updateTable('contacts').set({ created_at: '2026-03-02 00:00:00', updated_at: '2026-03-02 00:00:00' }).where('first_name', '=', 'Carol').execute();
+    });
     const from = encodeURIComponent('2026-02-01 00:00:00');
     expect(names(await rep.get(`/rest/1/contacts?updated_from=${from}`))).toEqual(['Bob']);
     expect(names(await rep.get(`/rest/1/contacts?updated_from=${from}&include_new=1`))).toEqual(['Carol', 'Bob']);
@@ -132,7 +133,7 @@ describe('GET /rest/1/contacts', () => {
 
   it('leaves trashed contacts out unless include_trashed=1, and archived ones unless include_archived=1', async () => {
     await rep.delete(`/rest/1/contacts/${ids.Bob}`);
-    await server.ctx.store.db.updateTable('contacts').set({ archived: 1 }).where('id', '=', Number(ids.Carol)).execute();
+    await server.ctx.store.write((db) => db.updateTable('contacts').set({ archived: 1 }).where('id', '=', Number(ids.Carol)).execute());
     expect(names(await rep.get('/rest/1/contacts'))).toEqual(['Dave', 'Alice']);
     expect(names(await rep.get('/rest/1/contacts?include_trashed=1'))).toEqual(['Dave', 'Bob', 'Alice']);
     expect(names(await rep.get('/rest/1/contacts?include_archived=1'))).toEqual(['Dave', 'Carol', 'Alice']);

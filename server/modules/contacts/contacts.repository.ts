@@ -146,20 +146,23 @@ export async function reindexSearch(db: Db, contact: SearchSource) {
   await insertSearchTerms(db, contact, emails.map((e) => e.email_lc), phones.map((p) => p.phone_number));
 }
 
-/** The oldest contact not in the trash among `ownerIds` (or the whole organisation) with this e-mail or phone. */
+/**
+ * The oldest contact not in the trash among `ownerIds` (or the whole organisation) with this e-mail or phone.
+ * Each look-up starts from the e-mail or phone index, so its cost does not grow with the owner's contacts.
+ */
 export async function findDuplicate(db: Db, orgId: number, ownerIds: number[] | null, email: string | null, phone: string | null) {
-  if (!email && !phone) return undefined;
-  // A contact in the trash is not a duplicate: adding it again creates a new one rather than updating a hidden one.
-  let query = db.selectFrom('contacts').selectAll().where('org_id', '=', orgId).where('trashed', '=', 0);
-  if (ownerIds) query = query.where('owner_id', 'in', ownerIds);
-  return query
-    .where((eb) =>
-      eb.or([
-        ...(email ? [eb('id', 'in', eb.selectFrom('contact_emails').select('contact_id').where('email_lc', '=', email))] : []),
-        ...(phone ? [eb('id', 'in', eb.selectFrom('contact_phones').select('contact_id').where('phone_number', '=', phone))] : []),
-      ]),
-    )
-    .orderBy('id')
-    .limit(1)
-    .executeTakeFirst();
+  const byEmail = email
+    ? db.selectFrom('contact_emails').innerJoin('contacts', 'contacts.id', 'contact_emails.contact_id').selectAll('contacts')
+      .where('contact_emails.email_lc', '=', email).where('contacts.org_id', '=', orgId).where('contacts.trashed', '=', 0)
+      .$if(ownerIds !== null, (q) => q.where('contacts.owner_id', 'in', ownerIds!))
+      .orderBy('contacts.id').limit(1).executeTakeFirst()
+    : undefined;
+  const byPhone = phone
+    ? db.selectFrom('contact_phones').innerJoin('contacts', 'contacts.id', 'contact_phones.contact_id').selectAll('contacts')
+      .where('contact_phones.phone_number', '=', phone).where('contacts.org_id', '=', orgId).where('contacts.trashed', '=', 0)
+      .$if(ownerIds !== null, (q) => q.where('contacts.owner_id', 'in', ownerIds!))
+      .orderBy('contacts.id').limit(1).executeTakeFirst()
+    : undefined;
+  const found = await Promise.all([byEmail, byPhone]);
+  return found.filter((c): c is Contact => !!c).sort((a, b) => a.id - b.id)[0];
 }

@@ -30,11 +30,13 @@ const LONG_AGO = '2001-01-01 00:00:00';
 
 /** Contacts go straight into the store: only their folder matters here. */
 async function contactIn(folderId: string | null, owner = team.rep) {
-  const row = await server.ctx.store.db
-    .insertInto('contacts')
-    .values({ org_id: owner.org_id, owner_id: owner.id, folder_id: folderId === null ? null : Number(folderId), created_at: LONG_AGO, updated_at: LONG_AGO })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const row = await server.ctx.store.write((tx) =>
+    tx
+      .insertInto('contacts')
+      .values({ org_id: owner.org_id, owner_id: owner.id, folder_id: folderId === null ? null : Number(folderId), created_at: LONG_AGO, updated_at: LONG_AGO })
+      .returning('id')
+      .executeTakeFirstOrThrow(),
+  );
   return row.id;
 }
 

@@ -29,8 +29,9 @@ const memberRow = (id: number) => server.ctx.store.db.selectFrom('members').sele
 
 async function contactOwnedBy(owner: Member) {
   const at = '2001-01-01 00:00:00';
-  const row = await server.ctx.store.db
-    .insertInto('contacts').values({ org_id: owner.org_id, owner_id: owner.id, created_at: at, updated_at: at }).returning('id').executeTakeFirstOrThrow();
+  const row = await server.ctx.store.write((tx) =>
+    tx.insertInto('contacts').values({ org_id: owner.org_id, owner_id: owner.id, created_at: at, updated_at: at }).returning('id').executeTakeFirstOrThrow(),
+  );
   return row.id;
 }
 
