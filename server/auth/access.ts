@@ -12,6 +12,8 @@ export type Scope =
 
 export async function scopeFor(db: Db, member: Member): Promise<Scope> {
   if (member.role === 'vendor') return { kind: 'organisation', orgId: member.org_id };
+  // Only managers and the vendor have reports (members.service refuses a plain member as manager_id).
+  if (member.role === 'member') return { kind: 'team', orgId: member.org_id, memberIds: [member.id] };
   return { kind: 'team', orgId: member.org_id, memberIds: await teamIds(db, member.id) };
 }
 
