@@ -97,6 +97,14 @@ export type SelectOption = { value: string; label: string; disabled?: boolean };
 export type SelectFieldProps = FieldChrome &
   Omit<SelectHTMLAttributes<HTMLSelectElement>, 'className'> & { options: SelectOption[]; ref?: Ref<HTMLSelectElement> };
 
+function SelectOptions({ options }: { options: SelectOption[] }) {
+  return options.map((o) => (
+    <option key={o.value} value={o.value} disabled={o.disabled}>
+      {o.label}
+    </option>
+  ));
+}
+
 export function SelectField({ label, error, hint, className, required, options, ...select }: SelectFieldProps) {
   const ids = useFieldIds(error, hint);
   return (
@@ -108,11 +116,7 @@ export function SelectField({ label, error, hint, className, required, options, 
         className={`${controlBase} h-9 pr-8 ${error ? controlBad : controlOk}`}
         {...select}
       >
-        {options.map((o) => (
-          <option key={o.value} value={o.value} disabled={o.disabled}>
-            {o.label}
-          </option>
-        ))}
+        <SelectOptions options={options} />
       </select>
     </FieldFrame>
   );
@@ -137,11 +141,7 @@ export function InlineSelect({
         className={`${controlBase} ${controlOk} h-9 w-auto min-w-0 pr-8`}
         {...select}
       >
-        {options.map((o) => (
-          <option key={o.value} value={o.value} disabled={o.disabled}>
-            {o.label}
-          </option>
-        ))}
+        <SelectOptions options={options} />
       </select>
     </div>
   );
