@@ -9,8 +9,6 @@ const scrypt = promisify(crypto.scrypt) as (
 const PARAMS = { N: 2 ** 17, r: 8, p: 1, maxmem: 256 * 1024 * 1024 };
 const KEY_LENGTH = 32;
 
-export const PASSWORD_MIN_LENGTH = 8;
-
 export async function hashPassword(password: string): Promise<string> {
   const salt = crypto.randomBytes(16);
   const key = await scrypt(password, salt, KEY_LENGTH, PARAMS);

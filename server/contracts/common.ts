@@ -63,8 +63,6 @@ export const query = {
   optionalId: queryValue(optionalIdLike.optional()),
 };
 
-export type Envelope<K extends string, T> = { http_status: number; status: 'success' } & Record<K, T>;
-
 export type PageMeta = { page: number; page_size: number; total_results: number; total_pages: number };
 
 export type ListOf<K extends string, T> = Record<K, T[]> & PageMeta;

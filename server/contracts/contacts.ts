@@ -6,7 +6,6 @@ import { flagLike, idLike, intLike, listOf, optionalIdLike, paging, query, text 
 import { parseConsentDate } from './dates.js';
 
 export const PHONE_TYPES = { 1: 'HOME', 2: 'WORK', 3: 'CELL', 4: 'FAX', 5: 'OTHER' } as const;
-export const CUSTOM_FIELD_TYPES = { 1: 'Text Field', 2: 'Check Box', 3: 'Date', 6: 'Drop Down', 7: 'Numeric' } as const;
 
 /** Digits of a phone number; a leading US country code 1 on 11 digits is dropped. */
 export function phoneDigits(value: string): string {

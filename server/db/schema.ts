@@ -199,16 +199,6 @@ export type ContactAuditTable = {
   created_at: Timestamp;
 };
 
-export type OutboxTable = {
-  id: Id;
-  topic: string;
-  payload: string;
-  created_at: Timestamp;
-  attempts: Flag;
-  next_attempt_at: Timestamp;
-  delivered_at: Timestamp | null;
-  last_error: string | null;
-};
 
 export type Database = {
   organisations: OrganisationsTable;
@@ -234,7 +224,6 @@ export type Database = {
   contact_custom_values: ContactCustomValuesTable;
   contact_activities: ContactActivitiesTable;
   contact_audit: ContactAuditTable;
-  outbox: OutboxTable;
 };
 
 export type Member = Selectable<MembersTable>;

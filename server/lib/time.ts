@@ -1,6 +1,6 @@
 /** Wire and store format for timestamps: UTC, 'YYYY-MM-DD HH:MM:SS'. */
-export const ZERO_TIMESTAMP = '0000-00-00 00:00:00';
-export const ZERO_DATE = '0000-00-00';
+const ZERO_TIMESTAMP = '0000-00-00 00:00:00';
+const ZERO_DATE = '0000-00-00';
 
 export function toTimestamp(date: Date): string {
   return date.toISOString().slice(0, 19).replace('T', ' ');

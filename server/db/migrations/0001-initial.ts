@@ -222,15 +222,4 @@ async function createHistory(db: Db) {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('contact_audit_contact').on('contact_audit').columns(['contact_id', 'id']).execute();
-
-  await table(db, 'outbox')
-    .addColumn('topic', 'text', (c) => c.notNull())
-    .addColumn('payload', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'text', (c) => c.notNull())
-    .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
-    .addColumn('next_attempt_at', 'text', (c) => c.notNull())
-    .addColumn('delivered_at', 'text')
-    .addColumn('last_error', 'text')
-    .execute();
-  await db.schema.createIndex('outbox_pending').on('outbox').columns(['delivered_at', 'next_attempt_at']).execute();
 }

@@ -14,8 +14,6 @@ export function inScope<Q extends ContactQuery>(query: Q, scope: Scope): Q {
   return scope.kind === 'organisation' ? q : (q.where('contacts.owner_id', 'in', scope.memberIds) as Q);
 }
 
-export const findContact = (db: Db, id: number) => db.selectFrom('contacts').selectAll().where('id', '=', id).executeTakeFirst();
-
 export async function findVisibleContacts(db: Db, scope: Scope, ids: number[]): Promise<Contact[]> {
   if (!ids.length) return [];
   return inScope(db.selectFrom('contacts'), scope).selectAll().where('id', 'in', ids).execute();
