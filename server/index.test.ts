@@ -1,5 +1,6 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -76,9 +77,30 @@ describe('admin create-vendor', () => {
 });
 
 describe('shutdown', () => {
-  it('finishes, closes the store and exits 0 on SIGTERM', async () => {
+  it('finishes a request in flight, then closes the store and exits 0 on SIGTERM', async () => {
+    const { stdout } = await admin('create-vendor', '--username', 'late', '--password', 'long enough', '--email', 'late@example.com');
+    const token = JSON.parse(stdout).oauth.bearer_token as string;
+    const body = JSON.stringify({ first_name: 'Finished', last_name: 'Before exit' });
+    const half = Math.floor(body.length / 2);
+    const answered = new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const req = http.request(
+        { host: '127.0.0.1', port: PORT, method: 'POST', path: '/rest/1/contacts',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+        (res) => {
+          let text = '';
+          res.on('data', (d) => (text += d)).on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+        },
+      );
+      req.on('error', reject);
+      req.write(body.slice(0, half));
+      setTimeout(() => {
+        server.kill('SIGTERM');
+        setTimeout(() => req.end(body.slice(half)), 300);
+      }, 300);
+    });
     const exited = new Promise<number | null>((resolve) => server.once('exit', resolve));
-    server.kill('SIGTERM');
+    const reply = await answered;
+    expect(reply.status, reply.text).toBe(201);
     expect(await exited).toBe(0);
     expect(output).toContain('store closed');
     expect(output).not.toMatch(/rb_[A-Za-z0-9_-]{20,}/);
