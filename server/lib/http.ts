@@ -69,7 +69,7 @@ export const notFoundRoute: RequestHandler = (req) => {
   throw new ApiError(404, [{ code: Codes.routeNotFound, reason: `There is no ${req.method} ${req.path}.` }]);
 };
 
-type BodyParserError = Error & { type?: string; status?: number };
+type BodyParserError = Error & { type?: string; status?: number; code?: string };
 
 /** The one error middleware: every refusal and every failure leaves in the contract's error envelope. */
 export const renderErrors: ErrorRequestHandler = (error: unknown, req, res, _next) => {
@@ -91,6 +91,10 @@ function toApiError(error: BodyParserError): ApiError {
       return new ApiError(415, [{ code: Codes.unsupportedMediaType, reason: 'The request body must be UTF-8.' }]);
     case 'request.aborted':
       return new ApiError(400, [{ code: Codes.malformedBody, reason: 'The request body was cut short.' }]);
+  }
+  // Checks run inside the write transaction, so this is a last line of defence, not the way refusals are made.
+  if (typeof error.code === 'string' && error.code.startsWith('SQLITE_CONSTRAINT')) {
+    return new ApiError(409, [{ code: Codes.conflict, reason: 'The request conflicts with the current data (it may have changed meanwhile). Nothing was applied; reload and try again.' }]);
   }
   if (typeof error.status === 'number' && error.status >= 400 && error.status < 500) {
     return new ApiError(error.status, [{ code: error.status * 100 + 1, reason: error.message }]);

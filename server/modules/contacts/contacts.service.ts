@@ -51,12 +51,12 @@ async function dedupeOwners(db: Db, ownerId: number, policy: number): Promise<nu
 export type CreateResult = { record: CreatedContactRecord; status: 'created' | 'updated' | 'skipped' };
 
 export async function createContact(ctx: Context, auth: AuthContext, body: CreateContactBody): Promise<CreateResult> {
-  const { db } = ctx.store;
-  const owner = body.owner_id !== undefined || body.owner_username
-    ? await memberInScope(db, auth.scope, body.owner_id !== undefined ? 'owner_id' : 'owner_username', { id: body.owner_id, username: body.owner_username })
-    : auth.member;
-  await assertFolder(db, auth.scope.orgId, body.category_id);
   return ctx.store.write(async (tx) => {
+    // Checked inside the transaction: a folder or owner deleted meanwhile cannot slip past them.
+    const owner = body.owner_id !== undefined || body.owner_username
+      ? await memberInScope(tx, auth.scope, body.owner_id !== undefined ? 'owner_id' : 'owner_username', { id: body.owner_id, username: body.owner_username })
+      : auth.member;
+    await assertFolder(tx, auth.scope.orgId, body.category_id);
     const existing = body.allow_duplicates ? undefined : await findDuplicate(tx, owner.org_id, owner.id, body);
     if (existing) {
       if (!(await repo.findVisibleContacts(tx, auth.scope, [existing.id])).length) {

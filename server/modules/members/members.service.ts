@@ -40,15 +40,22 @@ async function assertUsernameFree(db: Db, username: string, exceptId?: number) {
   if (existing && existing.id !== exceptId) throw conflict(`The username "${username}" is taken. Choose another.`);
 }
 
-export async function createMember(ctx: Context, auth: AuthContext, body: z.output<typeof createMemberBody>) {
-  const managerId = body.manager_id ?? auth.member.id;
-  const manager = await repo.findMemberById(ctx.store.db, managerId);
+async function assertManager(db: Db, auth: AuthContext, managerId: number) {
+  const manager = await repo.findMemberById(db, managerId);
   if (!manager || manager.org_id !== auth.member.org_id) throw unknownReference('manager_id', `manager_id ${managerId} is not a member of your organisation.`);
   if (manager.role === 'member') throw invalidField('manager_id', `manager_id ${managerId} is not a manager; make that member a manager first.`);
+  return manager;
+}
+
+export async function createMember(ctx: Context, auth: AuthContext, body: z.output<typeof createMemberBody>) {
+  const managerId = body.manager_id ?? auth.member.id;
+  await assertManager(ctx.store.db, auth, managerId);
   await assertUsernameFree(ctx.store.db, body.username);
+  // Hashing takes a quarter of a second: it happens before the transaction, and the checks run again inside it.
   const passwordHash = await hashPassword(body.password);
   const at = now();
   return ctx.store.write(async (tx) => {
+    const manager = await assertManager(tx, auth, managerId);
     await assertUsernameFree(tx, body.username);
     const member = await repo.insertMember(tx, {
       org_id: auth.member.org_id, parent_id: manager.id, role: body.role, username: body.username, password_hash: passwordHash,
