@@ -8,6 +8,7 @@ import { issuePersonalToken } from '../server/auth/tokens.js';
 import type { Db, Store } from '../server/db/database.js';
 import type { Member, NewContact } from '../server/db/schema.js';
 import { toTimestamp } from '../server/lib/time.js';
+import { termsOf } from '../server/modules/contacts/contacts.repository.js';
 import { createVendor } from '../server/modules/members/members.service.js';
 
 export type Team = { vendor: Member; members: Member[]; folderIds: number[] };
@@ -69,12 +70,10 @@ function phoneOf(id: number): string {
   return `${area}${200 + (Math.floor(n / 10_000) % 800)}${String(n % 10_000).padStart(4, '0')}`;
 }
 
-/** The same terms reindexSearch writes: names, full name, e-mail and phone digits, lower-cased and deduplicated. */
+/** Exactly the terms the API writes for a contact with this name, e-mail and phone. */
 function searchTerms(c: NewContact) {
-  const first = (c.first_name ?? '').toLowerCase();
-  const last = (c.last_name ?? '').toLowerCase();
-  const terms = new Set([first, last, `${first} ${last}`.trim(), (c.email ?? '').toLowerCase(), c.phone ?? '']);
-  return [...terms].filter((t) => t.length > 0).map((term) => ({ org_id: c.org_id, term, contact_id: c.id! }));
+  const contact = { id: c.id!, org_id: c.org_id, first_name: c.first_name ?? '', last_name: c.last_name ?? '' };
+  return termsOf(contact, [c.email ?? ''], [c.phone ?? '']).map((term) => ({ org_id: c.org_id, term, contact_id: contact.id }));
 }
 
 async function insertChunked<T>(write: (rows: T[]) => Promise<unknown>, rows: T[], size: number) {

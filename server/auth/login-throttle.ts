@@ -1,6 +1,6 @@
 import type { Db, Store } from '../db/database.js';
 import { tooManyRequests } from '../lib/errors.js';
-import { addSeconds, now } from '../lib/time.js';
+import { addSeconds, now, parseTimestamp } from '../lib/time.js';
 
 /*
  * Failed sign-ins are counted per username and per client address in the store (so restarts and several
@@ -24,7 +24,7 @@ export async function assertNotThrottled(db: Db, username: string, ip: string): 
     .execute();
   const until = rows.map((r) => r.blocked_until).filter((t): t is string => !!t && t > at).sort().pop();
   if (until) {
-    const seconds = Math.max(1, Math.ceil((Date.parse(`${until.replace(' ', 'T')}Z`) - Date.now()) / 1000));
+    const seconds = Math.max(1, Math.ceil((parseTimestamp(until) - Date.now()) / 1000));
     throw tooManyRequests(`Too many failed sign-ins. Try again in ${seconds} seconds.`, seconds);
   }
 }

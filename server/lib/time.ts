@@ -10,8 +10,11 @@ export function now(): string {
   return toTimestamp(new Date());
 }
 
+/** Milliseconds since the epoch of a stored timestamp. */
+export const parseTimestamp = (timestamp: string) => Date.parse(`${timestamp.replace(' ', 'T')}Z`);
+
 export function addSeconds(timestamp: string, seconds: number): string {
-  return toTimestamp(new Date(Date.parse(`${timestamp.replace(' ', 'T')}Z`) + seconds * 1000));
+  return toTimestamp(new Date(parseTimestamp(timestamp) + seconds * 1000));
 }
 
 export const timestampOrZero = (value: string | null | undefined) => value || ZERO_TIMESTAMP;

@@ -117,7 +117,7 @@ export type ContactDetails = Awaited<ReturnType<typeof loadDetails>>;
 type SearchSource = Pick<Contact, 'id' | 'org_id' | 'first_name' | 'last_name'>;
 
 /** A contact's search terms: names, full name, e-mail addresses and phone digits, lower-cased. */
-function termsOf(contact: SearchSource, emails: string[], phones: string[]): string[] {
+export function termsOf(contact: SearchSource, emails: string[], phones: string[]): string[] {
   const first = contact.first_name.toLowerCase().trim();
   const last = contact.last_name.toLowerCase().trim();
   const terms = new Set([first, last, `${first} ${last}`.trim(), ...emails.map((e) => e.toLowerCase()), ...phones]);

@@ -1,4 +1,4 @@
-import type { Scope } from '../../auth/access.js';
+import { type Scope, scopeIncludesMember } from '../../auth/access.js';
 import type { AuthContext } from '../../auth/middleware.js';
 import type { Context } from '../../context.js';
 import type { CreatedContactRecord } from '../../contracts/contact-records.js';
@@ -38,8 +38,7 @@ async function assertFolder(db: Db, orgId: number, folderId: number | null | und
 /** A member the caller may hand contacts to: itself, its team, or (for a vendor) anyone in the organisation. */
 async function memberInScope(db: Db, scope: Scope, field: string, ref: { id?: number; username?: string }) {
   const member = ref.id !== undefined ? await findMemberById(db, ref.id) : await findMemberByUsername(db, ref.username ?? '');
-  const inScope = member && member.org_id === scope.orgId && (scope.kind === 'organisation' || scope.memberIds.includes(member.id));
-  if (!member || !inScope) throw unknownReference(field, `${field} ${ref.id ?? ref.username} is not a member of your team.`);
+  if (!member || !scopeIncludesMember(scope, member)) throw unknownReference(field, `${field} ${ref.id ?? ref.username} is not a member of your team.`);
   return member;
 }
 

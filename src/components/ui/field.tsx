@@ -17,7 +17,9 @@ function useFieldIds(error: string | undefined, hint: ReactNode) {
   const errorId = `${id}-error`;
   const hintId = `${id}-hint`;
   const describedBy = [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(' ') || undefined;
-  return { id, errorId, hintId, describedBy };
+  /** What every control of a field carries: its id, and its error and hint wiring. */
+  const control = { id, 'aria-invalid': error ? true : undefined, 'aria-describedby': describedBy };
+  return { frame: { id, errorId, hintId }, control };
 }
 
 function FieldFrame({
@@ -59,13 +61,11 @@ function FieldFrame({
 export type TextFieldProps = FieldChrome & Omit<InputHTMLAttributes<HTMLInputElement>, 'className'> & { ref?: Ref<HTMLInputElement> };
 
 export function TextField({ label, error, hint, className, required, ...input }: TextFieldProps) {
-  const ids = useFieldIds(error, hint);
+  const { frame, control } = useFieldIds(error, hint);
   return (
-    <FieldFrame {...ids} label={label} error={error} hint={hint} className={className} required={required}>
+    <FieldFrame {...frame} label={label} error={error} hint={hint} className={className} required={required}>
       <input
-        id={ids.id}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={ids.describedBy}
+        {...control}
         aria-required={required || undefined}
         className={`${controlBase} h-9 ${error ? controlBad : controlOk}`}
         {...input}
@@ -78,13 +78,11 @@ export type TextareaFieldProps = FieldChrome &
   Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'className'> & { ref?: Ref<HTMLTextAreaElement> };
 
 export function TextareaField({ label, error, hint, className, required, ...textarea }: TextareaFieldProps) {
-  const ids = useFieldIds(error, hint);
+  const { frame, control } = useFieldIds(error, hint);
   return (
-    <FieldFrame {...ids} label={label} error={error} hint={hint} className={className} required={required}>
+    <FieldFrame {...frame} label={label} error={error} hint={hint} className={className} required={required}>
       <textarea
-        id={ids.id}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={ids.describedBy}
+        {...control}
         className={`${controlBase} min-h-20 py-2 ${error ? controlBad : controlOk}`}
         {...textarea}
       />
@@ -106,13 +104,11 @@ function SelectOptions({ options }: { options: SelectOption[] }) {
 }
 
 export function SelectField({ label, error, hint, className, required, options, ...select }: SelectFieldProps) {
-  const ids = useFieldIds(error, hint);
+  const { frame, control } = useFieldIds(error, hint);
   return (
-    <FieldFrame {...ids} label={label} error={error} hint={hint} className={className} required={required}>
+    <FieldFrame {...frame} label={label} error={error} hint={hint} className={className} required={required}>
       <select
-        id={ids.id}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={ids.describedBy}
+        {...control}
         className={`${controlBase} h-9 pr-8 ${error ? controlBad : controlOk}`}
         {...select}
       >
