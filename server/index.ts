@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createApp } from './app.js';
+import { createApp, createHttpServer } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import type { Context } from './context.js';
 import { openStore, sqlitePath } from './db/database.js';
@@ -28,7 +28,7 @@ async function main() {
 
   const staticDir = path.join(root, 'dist');
   if (!fs.existsSync(path.join(staticDir, 'index.html'))) logger.warn('web app not built (run npm run build); serving the API only');
-  const server = createApp(ctx, { staticDir }).listen(config.port, config.host);
+  const server = createHttpServer(createApp(ctx, { staticDir })).listen(config.port, config.host);
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { createApp } from '../app.js';
+import { createApp, createHttpServer } from '../app.js';
 import { loadConfig } from '../config.js';
 import type { Context } from '../context.js';
 import { openStore } from '../db/database.js';
@@ -38,7 +38,7 @@ export async function startServer(): Promise<TestServer> {
   const config = loadConfig({ DATABASE_URL: `sqlite:${path.join(dir, 'test.db')}`, LOG_LEVEL: 'silent', PORT: '0' });
   const store = await openStore(config.databaseUrl);
   const ctx: Context = { store, config, secretKey: crypto.randomBytes(32), logger: createLogger('silent') };
-  const server = createApp(ctx).listen(0, '127.0.0.1');
+  const server = createHttpServer(createApp(ctx)).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
