@@ -64,7 +64,14 @@ export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
-export async function runScenario(url: string, scenario: Scenario, options: { duration: number; connections: number }): Promise<ScenarioResult> {
+/**
+ * Runs one scenario: first `warmup` seconds unmeasured (the JIT compiles the hot paths, every worker's page cache
+ * fills), then `duration` seconds measured.
+ */
+export async function runScenario(
+  url: string, scenario: Scenario, options: { duration: number; connections: number; warmup: number },
+): Promise<ScenarioResult> {
+  if (options.warmup > 0) await runScenario(url, scenario, { ...options, duration: options.warmup, warmup: 0 });
   const latencies: number[] = [];
   const samples: string[] = [];
   const request: Request = {

@@ -1,5 +1,5 @@
 /*
- * npm run bench [-- --contacts N --members M --duration S --connections C --keep]
+ * npm run bench [-- --contacts N --members M --duration S --warmup S --connections C --keep]
  * Loads a fresh store, runs the real server against it with autocannon, then times the same list query on
  * the store directly, so the HTTP overhead can be told apart from the query's own cost.
  */
@@ -10,6 +10,7 @@ import { parseArgs } from 'node:util';
 import type { Scope } from '../server/auth/access.js';
 import { loadSecretKey } from '../server/auth/secret-key.js';
 import { personalToken } from '../server/auth/tokens.js';
+import { loadConfig } from '../server/config.js';
 import { listContactsQuery } from '../server/contracts/contacts.js';
 import { openStore } from '../server/db/database.js';
 import { listContacts, loadDetails } from '../server/modules/contacts/contacts.repository.js';
@@ -22,12 +23,14 @@ const { values: args } = parseArgs({
     contacts: { type: 'string', default: '100000' },
     members: { type: 'string', default: '10' },
     duration: { type: 'string', default: '10' },
+    warmup: { type: 'string', default: '3' },
     connections: { type: 'string', default: '10' },
     keep: { type: 'boolean', default: false },
   },
 });
 const opts = {
-  contacts: Number(args.contacts), members: Number(args.members), duration: Number(args.duration), connections: Number(args.connections),
+  contacts: Number(args.contacts), members: Number(args.members), duration: Number(args.duration), warmup: Number(args.warmup),
+  connections: Number(args.connections),
 };
 const LIST_PAGES = 20;
 const STORE_ITERATIONS = 2_000;
@@ -96,7 +99,7 @@ function printResults(results: ScenarioResult[]) {
     create: ['>= 1000 req/s', (r) => r.perSecond >= 1000],
   };
   log('');
-  log(`HTTP (${opts.connections} connections, ${opts.duration} s each)`);
+  log(`HTTP (${opts.connections} connections, ${opts.duration} s each after ${opts.warmup} s of warm-up; server with ${loadConfig().workers} workers)`);
   log('scenario   requests    req/s   p50 ms   p99 ms  non-2xx  errors  target           met');
   for (const r of results) {
     const [target, met] = targets[r.name]!;

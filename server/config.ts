@@ -1,4 +1,8 @@
+import os from 'node:os';
 import { z } from 'zod';
+
+/* Writes take turns at the one store, so workers past a few add memory more than speed. */
+const DEFAULT_WORKERS = Math.min(os.availableParallelism(), 4);
 
 const schema = z
   .object({
@@ -14,6 +18,7 @@ const schema = z
     DEMO_DATA: z.enum(['0', '1']).default('1'),
     SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(60),
     SESSION_MAX_HOURS: z.coerce.number().int().min(1).max(24 * 30).default(12),
+    WORKERS: z.coerce.number().int().min(1).max(64).default(DEFAULT_WORKERS),
   })
   .transform((env) => ({
     port: env.PORT,
@@ -24,6 +29,7 @@ const schema = z
     logLevel: env.LOG_LEVEL,
     demoData: env.DEMO_DATA === '1',
     session: { idleSeconds: env.SESSION_IDLE_MINUTES * 60, maxSeconds: env.SESSION_MAX_HOURS * 3600 },
+    workers: env.WORKERS,
   }));
 
 export type Config = z.output<typeof schema>;

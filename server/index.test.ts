@@ -26,10 +26,12 @@ async function waitForHealth(url: string) {
 }
 
 beforeAll(async () => {
-  server = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], { env: { ...env, PORT: String(PORT) } });
+  server = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], { env: { ...env, PORT: String(PORT), WORKERS: '2' } });
   server.stdout?.on('data', (d) => (output += d));
   server.stderr?.on('data', (d) => (output += d));
   await waitForHealth(`http://127.0.0.1:${PORT}/healthz`);
+  // The first worker answers before the others listen; the banner comes once they all do.
+  for (let i = 0; i < 200 && !output.includes('Ringbook is running'); i++) await new Promise((r) => setTimeout(r, 100));
 });
 afterAll(() => {
   server.kill('SIGKILL');
@@ -45,10 +47,50 @@ describe('start-up', () => {
     [{ PORT: 'eighty' }, 'PORT'],
     [{ DATABASE_URL: 'postgres://db/ringbook' }, 'DATABASE_URL'],
     [{ PUBLIC_URL: 'ftp://example.com' }, 'PUBLIC_URL'],
+    [{ WORKERS: '0' }, 'WORKERS'],
   ])('stops with a clear message on a wrong setting %j', async (bad, name) => {
     const failure = await run(process.execPath, ['--import', 'tsx', 'server/index.ts'], { env: { ...env, ...bad } }).catch((e) => e);
     expect(failure.code).toBe(1);
     expect(failure.stderr).toMatch(new RegExp(`Invalid configuration:\\n\\s+${name}: `));
+  });
+});
+
+const childPids = async (pid: number) => {
+  const { stdout } = await run('pgrep', ['-P', String(pid)]).catch(() => ({ stdout: '' }));
+  return stdout.split('\n').filter(Boolean).map(Number);
+};
+
+describe('workers', () => {
+  it('serves from WORKERS processes and replaces one that dies', async () => {
+    const workers = await childPids(server.pid!);
+    expect(workers).toHaveLength(2);
+    process.kill(workers[0]!, 'SIGKILL');
+    for (let i = 0; i < 100 && !output.includes('worker exited; starting another'); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(output).toContain('worker exited; starting another');
+    let now: number[] = [];
+    for (let i = 0; i < 100 && now.length < 2; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      now = await childPids(server.pid!);
+    }
+    expect(now).toHaveLength(2);
+    expect(now).not.toContain(workers[0]);
+    for (let i = 0; i < 20; i++) expect((await fetch(`http://127.0.0.1:${PORT}/healthz`)).status).toBe(200);
+  });
+
+  it('serves from the one process with WORKERS=1 and stops on SIGTERM', async () => {
+    const port = PORT + 1;
+    const single = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], { env: { ...env, PORT: String(port), WORKERS: '1' } });
+    let text = '';
+    single.stdout?.on('data', (d) => (text += d));
+    const exited = new Promise<number | null>((resolve) => single.once('exit', resolve));
+    try {
+      await waitForHealth(`http://127.0.0.1:${port}/healthz`);
+      expect(text).toContain(`Ringbook is running at http://localhost:${port}`);
+      expect(await childPids(single.pid!)).toEqual([]);
+    } finally {
+      single.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
   });
 });
 

@@ -1,39 +1,68 @@
+import cluster from 'node:cluster';
 import fs from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createApp, createHttpServer } from './app.js';
-import { ConfigError, loadConfig } from './config.js';
+import { type Config, ConfigError, loadConfig } from './config.js';
 import type { Context } from './context.js';
 import { openStore, sqlitePath } from './db/database.js';
 import { loadSecretKey } from './auth/secret-key.js';
-import { createLogger } from './lib/logger.js';
+import { createLogger, type Logger } from './lib/logger.js';
 import { seedDemo, type DemoLogin } from './seed/demo.js';
 
+/*
+ * One process per worker (WORKERS, see config.ts), all serving the same port: Node's cluster hands each new
+ * connection to the next worker. The primary prepares the store (migrations, demo data) before any worker
+ * opens it, then only supervises. Workers share nothing but the store, whose writes they take turns at.
+ * With WORKERS=1 the one process does everything itself.
+ */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SHUTDOWN_GRACE_MS = 10_000;
+const RESTARTS_PER_MINUTE = 5;
 
 async function main() {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
+  if (cluster.isWorker) {
+    await serve(config, logger.child({ worker: cluster.worker!.id }));
+    return;
+  }
+  const logins = await prepareStore(config, logger);
+  if (config.workers === 1) {
+    const port = await serve(config, logger);
+    printBanner(config, port, logins);
+  } else {
+    supervise(config, logger, logins);
+  }
+}
+
+/** Applies migrations and, on an empty store, seeds the demo data; answers the demo logins it created. */
+async function prepareStore(config: Config, logger: Logger): Promise<DemoLogin[]> {
+  const store = await openStore(config.databaseUrl);
+  try {
+    const empty = !(await store.db.selectFrom('organisations').select('id').limit(1).executeTakeFirst());
+    if (!empty || !config.demoData) return [];
+    const started = Date.now();
+    const ctx: Context = { store, config, logger, secretKey: loadSecretKey(config.secretKey, sqlitePath(config.databaseUrl)) };
+    const logins = await seedDemo(ctx);
+    logger.info({ ms: Date.now() - started }, 'demo data seeded');
+    return logins;
+  } finally {
+    await store.close();
+  }
+}
+
+/** Serves the API and the web app until SIGTERM or SIGINT; answers the port it listens on. */
+async function serve(config: Config, logger: Logger): Promise<number> {
   const store = await openStore(config.databaseUrl);
   const ctx: Context = { store, config, logger, secretKey: loadSecretKey(config.secretKey, sqlitePath(config.databaseUrl)) };
-
-  const empty = !(await store.db.selectFrom('organisations').select('id').limit(1).executeTakeFirst());
-  let logins: DemoLogin[] = [];
-  if (empty && config.demoData) {
-    const started = Date.now();
-    logins = await seedDemo(ctx);
-    logger.info({ ms: Date.now() - started }, 'demo data seeded');
-  }
-
   const staticDir = path.join(root, 'dist');
-  if (!fs.existsSync(path.join(staticDir, 'index.html'))) logger.warn('web app not built (run npm run build); serving the API only');
+  if (!fs.existsSync(path.join(staticDir, 'index.html')) && !cluster.isWorker) logger.warn('web app not built (run npm run build); serving the API only');
   const server = createHttpServer(createApp(ctx, { staticDir })).listen(config.port, config.host);
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
+  const port = (server.address() as AddressInfo).port;
   logger.info({ port }, 'listening');
-  printBanner(config.publicUrl.replace(`:${config.port}`, `:${port}`), logins);
 
   let stopping = false;
   const shutdown = (signal: string) => {
@@ -51,10 +80,62 @@ async function main() {
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
+  return port;
 }
 
-function printBanner(url: string, logins: DemoLogin[]) {
-  const lines = [`Ringbook is running at ${url}`];
+/**
+ * Starts the workers and keeps them running: one that dies is replaced, unless they keep dying (then the
+ * primary gives up, as it does when a worker fails before it ever listened). A signal is passed on to every
+ * worker; the primary exits once they all have.
+ */
+function supervise(config: Config, logger: Logger, logins: DemoLogin[]) {
+  let stopping = false;
+  let started = false;
+  let listening = 0;
+  const restarts: number[] = [];
+  const giveUp = (reason: string) => {
+    logger.error(reason);
+    stopping = true;
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
+    process.exitCode = 1;
+  };
+
+  cluster.on('listening', (_worker, address) => {
+    if (started || ++listening < config.workers) return;
+    started = true;
+    logger.info({ workers: config.workers }, 'all workers listening');
+    printBanner(config, address.port, logins);
+  });
+  cluster.on('exit', (worker, code, signal) => {
+    if (!stopping) {
+      const now = Date.now();
+      restarts.push(now);
+      while (restarts[0]! < now - 60_000) restarts.shift();
+      if (!started) giveUp(`a worker exited (code ${code}) before it could serve; stopping`);
+      else if (restarts.length > RESTARTS_PER_MINUTE) giveUp(`workers keep exiting (${restarts.length} in a minute); stopping`);
+      else {
+        logger.error({ worker: worker.id, code, signal }, 'worker exited; starting another');
+        cluster.fork();
+      }
+    }
+    if (stopping && !Object.keys(cluster.workers ?? {}).length) {
+      logger.info('all workers stopped; bye');
+      process.exit(process.exitCode ?? 0);
+    }
+  });
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'stopping workers');
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal);
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+  for (let i = 0; i < config.workers; i++) cluster.fork();
+}
+
+function printBanner(config: Config, port: number, logins: DemoLogin[]) {
+  const lines = [`Ringbook is running at ${config.publicUrl.replace(`:${config.port}`, `:${port}`)}`];
   if (logins.length) {
     lines.push('Demo logins (created now, on this first start):');
     for (const l of logins) lines.push(`  ${l.role.padEnd(8)} ${l.username.padEnd(10)} password: ${l.password}`);

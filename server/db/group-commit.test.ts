@@ -1,8 +1,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import SQLite from 'better-sqlite3';
+import { Kysely, sql, SqliteDialect } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, type Store } from './database.js';
+import { GroupCommit } from './group-commit.js';
+import type { Database } from './schema.js';
 
 let store: Store;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ringbook-store-'));
@@ -49,4 +53,66 @@ it('keeps what it acknowledged across a reopen of the file', async () => {
   const row = await reopened.db.selectFrom('organisations').select('name').where('name', '=', 'durable').executeTakeFirst();
   await reopened.close();
   expect(row?.name).toBe('durable');
+});
+
+describe('when another process holds the write lock', () => {
+  const file = path.join(dir, 'store.db');
+  const holdLock = () => {
+    const other = new SQLite(file);
+    other.exec('begin immediate');
+    return { release: () => other.exec('commit'), close: () => other.close() };
+  };
+
+  it('waits for it without stalling the event loop, then commits', async () => {
+    const other = holdLock();
+    let committed = false;
+    const write = store.write(organisation('after-the-lock')).then(() => (committed = true));
+    // Reads and timers keep being served while the batch waits.
+    const started = performance.now();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(performance.now() - started).toBeLessThan(200);
+    expect(await names()).not.toContain('after-the-lock');
+    expect(committed).toBe(false);
+    other.release();
+    await write;
+    other.close();
+    expect(await names()).toContain('after-the-lock');
+  });
+
+  it('fails the waiting writers with SQLITE_BUSY once the wait runs out, and carries on afterwards', async () => {
+    const other = holdLock();
+    const writer = new SQLite(file, { timeout: 0 });
+    const commits = new GroupCommit(new Kysely<Database>({ dialect: new SqliteDialect({ database: writer }) }), 50);
+    try {
+      await expect(commits.run(organisation('never'))).rejects.toMatchObject({ code: 'SQLITE_BUSY' });
+      other.release();
+      await commits.run(organisation('later'));
+      expect(await names()).not.toContain('never');
+      expect(await names()).toContain('later');
+    } finally {
+      other.close();
+      writer.close();
+    }
+  });
+});
+
+it('drops the planner samples ANALYZE leaves, keeping its per-index figures', async () => {
+  const file = path.join(dir, 'analyzed.db');
+  const count = (db: Store['db'], table: string) =>
+    sql<{ n: number }>`select count(*) as n from ${sql.table(table)}`.execute(db).then((r) => r.rows[0]!.n);
+  const first = await openStore(`sqlite:${file}`);
+  await first.write(async (tx) => {
+    const rows = Array.from({ length: 50 }, (_, i) => ({ key: `user:${i}`, failures: 1, window_started_at: '2026-01-01 00:00:00', blocked_until: null }));
+    await tx.insertInto('login_failures').values(rows).execute();
+    await sql`analyze`.execute(tx);
+  });
+  expect(await count(first.db, 'sqlite_stat4')).toBeGreaterThan(0);
+  await first.close();
+  const reopened = await openStore(`sqlite:${file}`);
+  try {
+    expect(await count(reopened.db, 'sqlite_stat1')).toBeGreaterThan(0);
+    expect(await count(reopened.db, 'sqlite_stat4')).toBe(0);
+  } finally {
+    await reopened.close();
+  }
 });

@@ -3,6 +3,11 @@ import { sql, type Kysely } from 'kysely';
 type Job = { work: (tx: Kysely<any>) => Promise<unknown>; resolve: (value: unknown) => void; reject: (error: unknown) => void };
 
 const MAX_BATCH = 64;
+/** How long a batch waits, by default, for another process to release the write lock before its writers fail. */
+const LOCK_WAIT_MS = 5_000;
+const LOCK_RETRY_MS = 1;
+
+const isBusy = (error: unknown) => typeof (error as { code?: unknown })?.code === 'string' && (error as { code: string }).code.startsWith('SQLITE_BUSY');
 
 /**
  * Write transactions with a shared commit. Writers that arrive while a transaction is open join it, each in
@@ -10,15 +15,20 @@ const MAX_BATCH = 64;
  * Nobody is told "done" before that commit is on disk, so nothing acknowledged is lost.
  *
  * SQLite's default BEGIN takes the write lock at the first write, so two transactions that read then write
- * can fail with SQLITE_BUSY; BEGIN IMMEDIATE takes it up front, and busy_timeout makes other processes (the
- * admin command) wait for it. The writer connection sits behind Kysely's mutex for the whole batch, so a
- * writer must use the transaction it is given.
+ * can fail with SQLITE_BUSY; BEGIN IMMEDIATE takes it up front. Other processes (the other workers, the admin
+ * command) may hold that lock. SQLite's own busy handler would wait by sleeping the thread, stalling every
+ * request of this process, so the writer connection has no busy timeout and a batch that finds the lock taken
+ * waits for it here, asynchronously, while more writers join the queue. The writer connection sits behind
+ * Kysely's mutex for the whole batch, so a writer must use the transaction it is given.
  */
 export class GroupCommit {
   private readonly queue: Job[] = [];
   private draining = false;
 
-  constructor(private readonly db: Kysely<any>) {}
+  constructor(
+    private readonly db: Kysely<any>,
+    private readonly lockWaitMs = LOCK_WAIT_MS,
+  ) {}
 
   run<T>(work: (tx: Kysely<any>) => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
@@ -37,8 +47,15 @@ export class GroupCommit {
    */
   private async drain() {
     try {
+      let waitingSince: number | undefined;
       while (this.queue.length) {
-        await this.db.connection().execute((conn) => this.batch(conn));
+        const locked = await this.db.connection().execute((conn) => this.batch(conn, waitingSince));
+        if (locked) {
+          waitingSince ??= Date.now();
+          await new Promise((resolve) => setTimeout(resolve, LOCK_RETRY_MS));
+          continue;
+        }
+        waitingSince = undefined;
         await new Promise((resolve) => setImmediate(resolve));
       }
     } finally {
@@ -46,13 +63,15 @@ export class GroupCommit {
     }
   }
 
-  private async batch(conn: Kysely<any>) {
+  /** Runs one batch; answers true, having run nothing, when another process holds the write lock. */
+  private async batch(conn: Kysely<any>, waitingSince: number | undefined): Promise<boolean> {
     const done: { job: Job; result: unknown }[] = [];
     try {
       await sql`begin immediate`.execute(conn);
     } catch (error) {
+      if (isBusy(error) && (waitingSince === undefined || Date.now() - waitingSince < this.lockWaitMs)) return true;
       for (const job of this.queue.splice(0)) job.reject(error);
-      return;
+      return false;
     }
     try {
       for (let n = 0; n < MAX_BATCH && this.queue.length; n++) {
@@ -72,8 +91,9 @@ export class GroupCommit {
       // The transaction itself failed (lock time-out, disk full): none of its writers is durable.
       await sql`rollback`.execute(conn).catch(() => undefined);
       for (const { job } of done) job.reject(error);
-      return;
+      return false;
     }
     for (const { job, result } of done) job.resolve(result);
+    return false;
   }
 }

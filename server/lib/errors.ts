@@ -40,6 +40,7 @@ export const Codes = {
   unsupportedMediaType: 41501,
   rateLimited: 42901,
   internal: 50001,
+  storeBusy: 50301,
 } as const;
 
 export const badRequest = (issues: DebugCode[]) => new ApiError(400, issues);

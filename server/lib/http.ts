@@ -96,6 +96,10 @@ function toApiError(error: BodyParserError): ApiError {
   if (typeof error.code === 'string' && error.code.startsWith('SQLITE_CONSTRAINT')) {
     return new ApiError(409, [{ code: Codes.conflict, reason: 'The request conflicts with the current data (it may have changed meanwhile). Nothing was applied; reload and try again.' }]);
   }
+  // Another process held the write lock for longer than a batch waits (see group-commit.ts).
+  if (typeof error.code === 'string' && error.code.startsWith('SQLITE_BUSY')) {
+    return new ApiError(503, [{ code: Codes.storeBusy, reason: 'The store is busy with other writes. Nothing was applied; try again shortly.' }], { 'Retry-After': '1' });
+  }
   if (typeof error.status === 'number' && error.status >= 400 && error.status < 500) {
     return new ApiError(error.status, [{ code: error.status * 100 + 1, reason: error.message }]);
   }

@@ -146,21 +146,23 @@ export async function reindexSearch(db: Db, contact: SearchSource) {
 
 /**
  * The oldest contact not in the trash among `ownerIds` (or the whole organisation) with this e-mail or phone.
- * Each look-up starts from the e-mail or phone index, so its cost does not grow with the owner's contacts.
+ * Each look-up starts from the e-mail or phone index, so its cost does not grow with the owner's contacts. They
+ * select only the id (most creates find nothing, and a wide row is costly to build), then read the one winner.
  */
 export async function findDuplicate(db: Db, orgId: number, ownerIds: number[] | null, email: string | null, phone: string | null) {
   const byEmail = email
-    ? db.selectFrom('contact_emails').innerJoin('contacts', 'contacts.id', 'contact_emails.contact_id').selectAll('contacts')
+    ? db.selectFrom('contact_emails').innerJoin('contacts', 'contacts.id', 'contact_emails.contact_id').select('contacts.id')
       .where('contact_emails.email_lc', '=', email).where('contacts.org_id', '=', orgId).where('contacts.trashed', '=', 0)
       .$if(ownerIds !== null, (q) => q.where('contacts.owner_id', 'in', ownerIds!))
       .orderBy('contacts.id').limit(1).executeTakeFirst()
     : undefined;
   const byPhone = phone
-    ? db.selectFrom('contact_phones').innerJoin('contacts', 'contacts.id', 'contact_phones.contact_id').selectAll('contacts')
+    ? db.selectFrom('contact_phones').innerJoin('contacts', 'contacts.id', 'contact_phones.contact_id').select('contacts.id')
       .where('contact_phones.phone_number', '=', phone).where('contacts.org_id', '=', orgId).where('contacts.trashed', '=', 0)
       .$if(ownerIds !== null, (q) => q.where('contacts.owner_id', 'in', ownerIds!))
       .orderBy('contacts.id').limit(1).executeTakeFirst()
     : undefined;
-  const found = await Promise.all([byEmail, byPhone]);
-  return found.filter((c): c is Contact => !!c).sort((a, b) => a.id - b.id)[0];
+  const ids = (await Promise.all([byEmail, byPhone])).flatMap((row) => (row ? [row.id] : []));
+  if (!ids.length) return undefined;
+  return db.selectFrom('contacts').selectAll().where('id', '=', Math.min(...ids)).executeTakeFirst();
 }
