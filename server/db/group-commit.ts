@@ -5,7 +5,15 @@ type Job = { work: (tx: Kysely<any>) => Promise<unknown>; resolve: (value: unkno
 const MAX_BATCH = 64;
 /** How long a batch waits, by default, for another process to release the write lock before its writers fail. */
 const LOCK_WAIT_MS = 5_000;
+/*
+ * Another worker's batch holds the lock for a few milliseconds. Asking again at every turn of the event loop
+ * for that long takes the lock as soon as it is free (a 1 ms timer left it idle half the time: 890 against
+ * 1,150 creates/s with two workers); a longer hold, such as the admin command's, is polled every millisecond.
+ */
+const LOCK_SPIN_MS = 5;
 const LOCK_RETRY_MS = 1;
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const isBusy = (error: unknown) => typeof (error as { code?: unknown })?.code === 'string' && (error as { code: string }).code.startsWith('SQLITE_BUSY');
 
@@ -52,11 +60,11 @@ export class GroupCommit {
         const locked = await this.db.connection().execute((conn) => this.batch(conn, waitingSince));
         if (locked) {
           waitingSince ??= Date.now();
-          await new Promise((resolve) => setTimeout(resolve, LOCK_RETRY_MS));
+          await (Date.now() - waitingSince < LOCK_SPIN_MS ? nextTurn() : sleep(LOCK_RETRY_MS));
           continue;
         }
         waitingSince = undefined;
-        await new Promise((resolve) => setImmediate(resolve));
+        await nextTurn();
       }
     } finally {
       this.draining = false;
