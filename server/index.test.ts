@@ -56,7 +56,7 @@ describe('start-up', () => {
 });
 
 const childPids = async (pid: number) => {
-  const { stdout } = await run('pgrep', ['-P', String(pid)]).catch(() => ({ stdout: '' }));
+  const { stdout } = await run('pgrep', ['-P', String(pid), '-f', 'server/index.ts']).catch(() => ({ stdout: '' }));
   return stdout.split('\n').filter(Boolean).map(Number);
 };
 

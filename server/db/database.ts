@@ -1,7 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, SqliteDialect, type Migration, type MigrationProvider, type SqliteDatabase } from 'kysely';
+import {
+  type CompiledQuery, type DatabaseConnection, type Driver, Kysely, Migrator, type QueryResult, SqliteDialect,
+  type Migration, type MigrationProvider, type SqliteDatabase,
+} from 'kysely';
 import type { Database } from './schema.js';
 import * as initial from './migrations/0001-initial.js';
 import { GroupCommit } from './group-commit.js';
@@ -45,6 +48,53 @@ function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
   };
 }
 
+/*
+ * Kysely's SQLite driver hands its one connection out behind a mutex, so a transaction can keep it across
+ * awaits. Its waiters all wake at each release and race for it: with ten requests reading at once, some lost
+ * round after round, which showed as a p99 three times the median. The reader runs no transactions and
+ * better-sqlite3 answers each query synchronously, so queries never overlap on it: it needs no mutex at all.
+ */
+class ReaderDriver implements Driver {
+  private readonly connection: DatabaseConnection;
+
+  constructor(private readonly sqlite: SqliteDatabase) {
+    this.connection = {
+      executeQuery: async <R>(query: CompiledQuery): Promise<QueryResult<R>> => {
+        const statement = sqlite.prepare(query.sql);
+        if (!statement.reader) throw new Error('The reader connection only reads; write through store.write.');
+        return { rows: statement.all(query.parameters) as R[] };
+      },
+      streamQuery: () => {
+        throw new Error('The reader connection does not stream.');
+      },
+    };
+  }
+
+  async init() {}
+  async acquireConnection() {
+    return this.connection;
+  }
+  async beginTransaction(): Promise<void> {
+    throw new Error('The reader connection runs no transactions; write through store.write.');
+  }
+  async commitTransaction() {}
+  async rollbackTransaction() {}
+  async releaseConnection() {}
+  async destroy() {
+    this.sqlite.close();
+  }
+}
+
+class ReaderDialect extends SqliteDialect {
+  constructor(private readonly sqlite: SqliteDatabase) {
+    super({ database: sqlite });
+  }
+
+  override createDriver(): Driver {
+    return new ReaderDriver(this.sqlite);
+  }
+}
+
 /**
  * Opens the store named by a `sqlite:<path>` URL and applies pending migrations. Two connections: a writer,
  * behind group commit, and a read-only reader. WAL lets the reader run beside an open write transaction, so
@@ -68,7 +118,7 @@ export async function openStore(databaseUrl: string): Promise<Store> {
   const reader = new SQLite(file, { readonly: true });
   reader.pragma('busy_timeout = 5000');
   reader.pragma('cache_size = -65536');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(reader) }) });
+  const db = new Kysely<Database>({ dialect: new ReaderDialect(withStatementCache(reader)) });
   const commits = new GroupCommit(writeDb);
   return {
     db,

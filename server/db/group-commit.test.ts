@@ -116,3 +116,9 @@ it('drops the planner samples ANALYZE leaves, keeping its per-index figures', as
     await reopened.close();
   }
 });
+
+it('refuses writes and transactions on the reader, pointing at store.write', async () => {
+  await expect(organisation('sneaky')(store.db)).rejects.toThrow(/only reads; write through store\.write/);
+  await expect(store.db.transaction().execute(async () => undefined)).rejects.toThrow(/runs no transactions/);
+  expect(await names()).not.toContain('sneaky');
+});
