@@ -118,7 +118,10 @@ it('drops the planner samples ANALYZE leaves, keeping its per-index figures', as
 });
 
 it('refuses writes and transactions on the reader, pointing at store.write', async () => {
-  await expect(organisation('sneaky')(store.db)).rejects.toThrow(/only reads; write through store\.write/);
+  const insert = (name: string) => store.db.insertInto('organisations').values({ name, created_at: '2026-01-01 00:00:00' });
+  await expect(insert('sneaky').execute()).rejects.toThrow(/only reads; write through store\.write/);
+  // A write that returns rows reaches SQLite, which refuses it on the read-only connection.
+  await expect(insert('sneaky').returning('id').execute()).rejects.toThrow(/readonly database/);
   await expect(store.db.transaction().execute(async () => undefined)).rejects.toThrow(/runs no transactions/);
   expect(await names()).not.toContain('sneaky');
 });
