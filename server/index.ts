@@ -93,11 +93,16 @@ function supervise(config: Config, logger: Logger, logins: DemoLogin[]) {
   let started = false;
   let listening = 0;
   const restarts: number[] = [];
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'stopping workers');
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal);
+  };
   const giveUp = (reason: string) => {
     logger.error(reason);
-    stopping = true;
-    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
     process.exitCode = 1;
+    stop('SIGTERM');
   };
 
   cluster.on('listening', (_worker, address) => {
@@ -123,12 +128,6 @@ function supervise(config: Config, logger: Logger, logins: DemoLogin[]) {
       process.exit(process.exitCode ?? 0);
     }
   });
-  const stop = (signal: NodeJS.Signals) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'stopping workers');
-    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal);
-  };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
   for (let i = 0; i < config.workers; i++) cluster.fork();

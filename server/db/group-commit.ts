@@ -15,7 +15,11 @@ const LOCK_RETRY_MS = 1;
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-const isBusy = (error: unknown) => typeof (error as { code?: unknown })?.code === 'string' && (error as { code: string }).code.startsWith('SQLITE_BUSY');
+/** Whether `error` is SQLite's error of this kind (its extended codes, such as SQLITE_BUSY_SNAPSHOT, included). */
+export const isSqliteError = (error: unknown, kind: 'SQLITE_BUSY' | 'SQLITE_CONSTRAINT') => {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith(kind);
+};
 
 /**
  * Write transactions with a shared commit. Writers that arrive while a transaction is open join it, each in
@@ -77,7 +81,7 @@ export class GroupCommit {
     try {
       await sql`begin immediate`.execute(conn);
     } catch (error) {
-      if (isBusy(error) && (waitingSince === undefined || Date.now() - waitingSince < this.lockWaitMs)) return true;
+      if (isSqliteError(error, 'SQLITE_BUSY') && (waitingSince === undefined || Date.now() - waitingSince < this.lockWaitMs)) return true;
       for (const job of this.queue.splice(0)) job.reject(error);
       return false;
     }

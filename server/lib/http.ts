@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
 import qs from 'qs';
+import { isSqliteError } from '../db/group-commit.js';
 import type { Logger } from './logger.js';
 import { ApiError, Codes } from './errors.js';
 
@@ -93,11 +94,11 @@ function toApiError(error: BodyParserError): ApiError {
       return new ApiError(400, [{ code: Codes.malformedBody, reason: 'The request body was cut short.' }]);
   }
   // Checks run inside the write transaction, so this is a last line of defence, not the way refusals are made.
-  if (typeof error.code === 'string' && error.code.startsWith('SQLITE_CONSTRAINT')) {
+  if (isSqliteError(error, 'SQLITE_CONSTRAINT')) {
     return new ApiError(409, [{ code: Codes.conflict, reason: 'The request conflicts with the current data (it may have changed meanwhile). Nothing was applied; reload and try again.' }]);
   }
   // Another process held the write lock for longer than a batch waits (see group-commit.ts).
-  if (typeof error.code === 'string' && error.code.startsWith('SQLITE_BUSY')) {
+  if (isSqliteError(error, 'SQLITE_BUSY')) {
     return new ApiError(503, [{ code: Codes.storeBusy, reason: 'The store is busy with other writes. Nothing was applied; try again shortly.' }], { 'Retry-After': '1' });
   }
   if (typeof error.status === 'number' && error.status >= 400 && error.status < 500) {
