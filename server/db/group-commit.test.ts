@@ -125,3 +125,19 @@ it('refuses writes and transactions on the reader, pointing at store.write', asy
   await expect(store.db.transaction().execute(async () => undefined)).rejects.toThrow(/runs no transactions/);
   expect(await names()).not.toContain('sneaky');
 });
+
+it('returns rows as plain objects keyed by column, from the reader and from writes that return rows', async () => {
+  const [org] = await store.write((tx) =>
+    tx.insertInto('organisations').values({ name: 'Shapes', created_at: '2026-01-01 00:00:00' }).returning(['id', 'name']).execute());
+  expect(org).toEqual({ id: expect.any(Number), name: 'Shapes' });
+  const rows = await sql<Record<string, unknown>>`select id, name, null as missing, 2.5 as half, id as "two words" from organisations where id = ${org!.id}`
+    .execute(store.db);
+  expect(rows.rows).toEqual([{ id: org!.id, name: 'Shapes', missing: null, half: 2.5, 'two words': org!.id }]);
+  // A name that repeats keeps the last column's value, as better-sqlite3's own objects do.
+  const repeated = await sql<{ v: number }>`select 1 as v, 2 as v`.execute(store.db);
+  expect(repeated.rows).toEqual([{ v: 2 }]);
+  // "__proto__" stays a column, never the row's prototype.
+  const proto = await sql<Record<string, unknown>>`select 'x' as "__proto__"`.execute(store.db);
+  expect(Object.getPrototypeOf(proto.rows[0])).toBe(Object.prototype);
+  expect(Object.getOwnPropertyDescriptor(proto.rows[0], '__proto__')?.value).toBe('x');
+});
