@@ -1,22 +1,32 @@
-import type { ExpressionBuilder, SelectQueryBuilder } from 'kysely';
+import type { Compilable, ExpressionBuilder, SelectQueryBuilder } from 'kysely';
 import type { Scope } from '../../auth/access.js';
 import type { ContactSortColumn, ListContactsQuery } from '../../contracts/contacts.js';
 import type { Db } from '../../db/database.js';
+import { type Placeholder, type Placeholders, prepared } from '../../db/prepared.js';
 import type { Contact, Database } from '../../db/schema.js';
 import { now } from '../../lib/time.js';
 
 type ContactQuery = SelectQueryBuilder<Database, 'contacts', object>;
 type Eb = ExpressionBuilder<Database, 'contacts'>;
 
+/** A scope as a prepared query's shape and values. */
+type ScopeShape = Scope['kind'];
+type ScopeParams = { orgId: number; memberIds?: number[] };
+const scopeParams = (scope: Scope): ScopeParams =>
+  scope.kind === 'organisation' ? { orgId: scope.orgId } : { orgId: scope.orgId, memberIds: scope.memberIds };
+
 /** Restricts a contacts query to what a scope may see: the organisation, or the owners of a team. */
-export function inScope<Q extends ContactQuery>(query: Q, scope: Scope): Q {
-  const q = query.where('contacts.org_id', '=', scope.orgId) as Q;
-  return scope.kind === 'organisation' ? q : (q.where('contacts.owner_id', 'in', scope.memberIds) as Q);
+function inScope<Q extends ContactQuery>(query: Q, kind: ScopeShape, p: Placeholders<ScopeParams>): Q {
+  const q = query.where('contacts.org_id', '=', p.orgId) as Q;
+  return kind === 'organisation' ? q : (q.where('contacts.owner_id', 'in', p.memberIds!) as Q);
 }
+
+const visibleContacts = prepared<ScopeShape, ScopeParams & { ids: number[] }, Contact>('visible contacts', (db, kind, p) =>
+  inScope(db.selectFrom('contacts'), kind, p).selectAll().where('id', 'in', p.ids));
 
 export async function findVisibleContacts(db: Db, scope: Scope, ids: number[]): Promise<Contact[]> {
   if (!ids.length) return [];
-  return inScope(db.selectFrom('contacts'), scope).selectAll().where('id', 'in', ids).execute();
+  return visibleContacts(db, scope.kind, { ...scopeParams(scope), ids });
 }
 
 /** The next term after every term that starts with `prefix`, for an index range instead of LIKE. */
@@ -26,40 +36,6 @@ export function searchTerms(query: string): string[] {
   const lowered = query.toLowerCase().replace(/\s+/g, ' ').trim();
   const digits = lowered.replace(/[\s().+-]/g, '');
   return /^\d{3,}$/.test(digits) && digits !== lowered ? [lowered, digits.replace(/^1(?=\d{10}$)/, '')] : [lowered];
-}
-
-function applyFilters(query: ContactQuery, q: ListContactsQuery, scope: Scope): ContactQuery {
-  let x = inScope(query, scope);
-  if (!q.include_trashed) x = x.where('contacts.trashed', '=', 0);
-  if (!q.include_archived) x = x.where('contacts.archived', '=', 0);
-  const folderId = q.category_id ?? q.folder_id;
-  if (folderId) x = x.where('contacts.folder_id', '=', folderId);
-  if (q.updated_from) {
-    x = x.where('contacts.updated_at', '>=', q.updated_from).where('contacts.updated_at', '<=', q.update_to ?? now());
-    // Without include_new an updated_from search is about changes to contacts that already existed.
-    if (!q.include_new) x = x.where('contacts.created_at', '<', q.updated_from);
-  } else if (q.update_to) x = x.where('contacts.updated_at', '<=', q.update_to);
-  if (q.created_from) x = x.where('contacts.created_at', '>=', q.created_from);
-  if (q.created_to) x = x.where('contacts.created_at', '<=', q.created_to);
-  if (q.email_address) {
-    const email = q.email_address.toLowerCase();
-    x = x.where('contacts.id', 'in', (eb: Eb) => eb.selectFrom('contact_emails').select('contact_id').where('email_lc', '=', email));
-  }
-  if (q.tag_id) {
-    const tagId = q.tag_id;
-    x = x.where('contacts.id', 'in', (eb: Eb) => eb.selectFrom('contact_tags').select('contact_id').where('tag_id', '=', tagId));
-  }
-  if (q.search) {
-    const terms = searchTerms(q.search);
-    x = x.where('contacts.id', 'in', (eb: Eb) =>
-      eb
-        .selectFrom('contact_search_terms')
-        .select('contact_id')
-        .where('org_id', '=', scope.orgId)
-        .where((w) => w.or(terms.map((t) => w.and([w('term', '>=', t), w('term', '<', prefixEnd(t))])))),
-    );
-  }
-  return x;
 }
 
 const SORT_COLUMNS: Record<ContactSortColumn, 'id' | 'updated_at' | 'first_name' | 'last_name' | 'email' | 'rating'> = {
@@ -72,17 +48,137 @@ const SORT_COLUMNS: Record<ContactSortColumn, 'id' | 'updated_at' | 'first_name'
   rating: 'rating',
 };
 
-export async function listContacts(db: Db, scope: Scope, q: ListContactsQuery) {
-  const direction = q.sort_order === 'ASC' ? 'asc' : 'desc';
-  const column = SORT_COLUMNS[q.sort_by];
-  let rows = applyFilters(db.selectFrom('contacts'), q, scope).selectAll('contacts').orderBy(`contacts.${column}`, direction);
-  if (column !== 'id') rows = rows.orderBy('contacts.id', direction);
-  const [page, count] = await Promise.all([
-    rows.limit(q.page_size).offset((q.page - 1) * q.page_size).execute(),
-    applyFilters(db.selectFrom('contacts'), q, scope).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows: page, total: Number(count.n) };
+/** Which filters and order a list query has: what changes its SQL. */
+type ListShape = {
+  scope: ScopeShape;
+  trashed: boolean;
+  archived: boolean;
+  folder: boolean;
+  updated: 'from' | 'to' | null;
+  newToo: boolean;
+  createdFrom: boolean;
+  createdTo: boolean;
+  email: boolean;
+  tag: boolean;
+  search: boolean;
+};
+type ListParams = ScopeParams & {
+  folderId?: number; updatedFrom?: string; updatedTo?: string; createdFrom?: string; createdTo?: string; email?: string; tagId?: number;
+  termStarts?: string[]; termEnds?: string[];
+};
+
+function listPlan(scope: Scope, q: ListContactsQuery): { shape: ListShape; params: ListParams } {
+  const params: ListParams = scopeParams(scope);
+  const folderId = q.category_id ?? q.folder_id;
+  if (folderId) params.folderId = folderId;
+  if (q.updated_from) {
+    params.updatedFrom = q.updated_from;
+    params.updatedTo = q.update_to ?? now();
+  } else if (q.update_to) params.updatedTo = q.update_to;
+  if (q.created_from) params.createdFrom = q.created_from;
+  if (q.created_to) params.createdTo = q.created_to;
+  if (q.email_address) params.email = q.email_address.toLowerCase();
+  if (q.tag_id) params.tagId = q.tag_id;
+  if (q.search) {
+    params.termStarts = searchTerms(q.search);
+    params.termEnds = params.termStarts.map(prefixEnd);
+  }
+  const shape: ListShape = {
+    scope: scope.kind,
+    trashed: q.include_trashed,
+    archived: q.include_archived,
+    folder: !!folderId,
+    updated: q.updated_from ? 'from' : q.update_to ? 'to' : null,
+    // Without include_new an updated_from search is about changes to contacts that already existed.
+    newToo: !!q.include_new,
+    createdFrom: !!q.created_from,
+    createdTo: !!q.created_to,
+    email: !!q.email_address,
+    tag: !!q.tag_id,
+    search: !!q.search,
+  };
+  return { shape, params };
 }
+
+function applyFilters(query: ContactQuery, s: ListShape, p: Placeholders<ListParams>): ContactQuery {
+  let x = inScope(query, s.scope, p);
+  if (!s.trashed) x = x.where('contacts.trashed', '=', 0);
+  if (!s.archived) x = x.where('contacts.archived', '=', 0);
+  if (s.folder) x = x.where('contacts.folder_id', '=', p.folderId!);
+  if (s.updated === 'from') {
+    x = x.where('contacts.updated_at', '>=', p.updatedFrom!).where('contacts.updated_at', '<=', p.updatedTo!);
+    if (!s.newToo) x = x.where('contacts.created_at', '<', p.updatedFrom!);
+  } else if (s.updated === 'to') x = x.where('contacts.updated_at', '<=', p.updatedTo!);
+  if (s.createdFrom) x = x.where('contacts.created_at', '>=', p.createdFrom!);
+  if (s.createdTo) x = x.where('contacts.created_at', '<=', p.createdTo!);
+  if (s.email) x = x.where('contacts.id', 'in', (eb: Eb) => eb.selectFrom('contact_emails').select('contact_id').where('email_lc', '=', p.email!));
+  if (s.tag) x = x.where('contacts.id', 'in', (eb: Eb) => eb.selectFrom('contact_tags').select('contact_id').where('tag_id', '=', p.tagId!));
+  if (s.search) {
+    const ends = p.termEnds!;
+    x = x.where('contacts.id', 'in', (eb: Eb) =>
+      eb
+        .selectFrom('contact_search_terms')
+        .select('contact_id')
+        .where('org_id', '=', p.orgId)
+        .where((w) => w.or(p.termStarts!.map((start, i) => w.and([w('term', '>=', start), w('term', '<', ends[i]!)])))),
+    );
+  }
+  return x;
+}
+
+type PageShape = ListShape & { sort: ContactSortColumn; direction: 'asc' | 'desc' };
+
+const contactsPage = prepared<PageShape, ListParams & { limit: number; offset: number }, Contact>('contacts page', (db, s, p) => {
+  const column = SORT_COLUMNS[s.sort];
+  let rows = applyFilters(db.selectFrom('contacts'), s, p).selectAll('contacts').orderBy(`contacts.${column}`, s.direction);
+  if (column !== 'id') rows = rows.orderBy('contacts.id', s.direction);
+  return rows.limit(p.limit).offset(p.offset);
+});
+
+const contactsCount = prepared<ListShape, ListParams, { n: number }>('contacts count', (db, s, p) =>
+  applyFilters(db.selectFrom('contacts'), s, p).select((eb) => eb.fn.countAll<number>().as('n')));
+
+export async function listContacts(db: Db, scope: Scope, q: ListContactsQuery) {
+  const { shape, params } = listPlan(scope, q);
+  const page = { ...shape, sort: q.sort_by, direction: q.sort_order === 'ASC' ? 'asc' : 'desc' } as const;
+  const [rows, count] = await Promise.all([
+    contactsPage(db, page, { ...params, limit: q.page_size, offset: (q.page - 1) * q.page_size }),
+    contactsCount(db, shape, params),
+  ]);
+  return { rows, total: Number(count[0]!.n) };
+}
+
+/** One prepared query over the rows of a list of contacts. */
+const ofContacts = <Row>(name: string, build: (db: Db, ids: Placeholder<number>[]) => Compilable<Row>) => {
+  const query = prepared<null, { ids: number[] }, Row>(name, (db, _shape, p) => build(db, p.ids));
+  return (db: Db, ids: number[]) => query(db, null, { ids });
+};
+
+const detailQueries = {
+  phones: ofContacts('contact phones', (db, ids) =>
+    db.selectFrom('contact_phones').selectAll().where('contact_id', 'in', ids).orderBy('is_primary', 'desc').orderBy('id')),
+  emails: ofContacts('contact emails', (db, ids) =>
+    db.selectFrom('contact_emails').selectAll().where('contact_id', 'in', ids).orderBy('is_primary', 'desc').orderBy('id')),
+  addresses: ofContacts('contact addresses', (db, ids) =>
+    db.selectFrom('contact_addresses').selectAll().where('contact_id', 'in', ids).orderBy('is_primary', 'desc').orderBy('id')),
+  tags: ofContacts('contact tags', (db, ids) =>
+    db.selectFrom('contact_tags').innerJoin('tags', 'tags.id', 'contact_tags.tag_id')
+      .select(['contact_tags.contact_id', 'tags.id', 'tags.title']).where('contact_tags.contact_id', 'in', ids).orderBy('tags.title')),
+  customValues: ofContacts('contact custom values', (db, ids) =>
+    db.selectFrom('contact_custom_values').innerJoin('custom_fields', 'custom_fields.id', 'contact_custom_values.custom_field_id')
+      .select(['contact_custom_values.contact_id', 'custom_fields.id', 'custom_fields.display_name', 'custom_fields.type_id', 'contact_custom_values.value'])
+      .where('contact_custom_values.contact_id', 'in', ids).orderBy('custom_fields.display_order').orderBy('custom_fields.id')),
+  notes: ofContacts('contact notes', (db, ids) =>
+    db.selectFrom('contact_notes').leftJoin('members', 'members.id', 'contact_notes.author_id')
+      .select(['contact_notes.contact_id', 'contact_notes.body', 'contact_notes.created_at', 'members.first_name', 'members.last_name', 'members.username'])
+      .where('contact_notes.contact_id', 'in', ids).orderBy('contact_notes.id', 'desc')),
+  names: ofContacts('contact names', (db, ids) => db.selectFrom('contact_names').selectAll().where('contact_id', 'in', ids).orderBy('id')),
+  answers: ofContacts('contact answers', (db, ids) => db.selectFrom('contact_answers').selectAll().where('contact_id', 'in', ids).orderBy('id')),
+  social: ofContacts('contact social accounts', (db, ids) =>
+    db.selectFrom('contact_social_accounts').selectAll().where('contact_id', 'in', ids).orderBy('id')),
+  crm: ofContacts('contact crm links', (db, ids) => db.selectFrom('contact_crm_links').selectAll().where('contact_id', 'in', ids).orderBy('id')),
+  folders: ofContacts('contact folders', (db, ids) => db.selectFrom('folders').selectAll().where('id', 'in', ids)),
+};
 
 /**
  * Everything a contact record shows beyond its own row, for a non-empty list of contacts at once: one query
@@ -91,23 +187,11 @@ export async function listContacts(db: Db, scope: Scope, q: ListContactsQuery) {
 export async function loadDetails(db: Db, contacts: Contact[]) {
   const ids = contacts.map((c) => c.id);
   const folderIds = [...new Set(contacts.map((c) => c.folder_id).filter((id): id is number => id !== null))];
+  const q = detailQueries;
   const [phones, emails, addresses, tags, customValues, notes, names, answers, social, crm, folders] = await Promise.all([
-    db.selectFrom('contact_phones').selectAll().where('contact_id', 'in', ids).orderBy('is_primary', 'desc').orderBy('id').execute(),
-    db.selectFrom('contact_emails').selectAll().where('contact_id', 'in', ids).orderBy('is_primary', 'desc').orderBy('id').execute(),
-    db.selectFrom('contact_addresses').selectAll().where('contact_id', 'in', ids).orderBy('is_primary', 'desc').orderBy('id').execute(),
-    db.selectFrom('contact_tags').innerJoin('tags', 'tags.id', 'contact_tags.tag_id')
-      .select(['contact_tags.contact_id', 'tags.id', 'tags.title']).where('contact_tags.contact_id', 'in', ids).orderBy('tags.title').execute(),
-    db.selectFrom('contact_custom_values').innerJoin('custom_fields', 'custom_fields.id', 'contact_custom_values.custom_field_id')
-      .select(['contact_custom_values.contact_id', 'custom_fields.id', 'custom_fields.display_name', 'custom_fields.type_id', 'contact_custom_values.value'])
-      .where('contact_custom_values.contact_id', 'in', ids).orderBy('custom_fields.display_order').orderBy('custom_fields.id').execute(),
-    db.selectFrom('contact_notes').leftJoin('members', 'members.id', 'contact_notes.author_id')
-      .select(['contact_notes.contact_id', 'contact_notes.body', 'contact_notes.created_at', 'members.first_name', 'members.last_name', 'members.username'])
-      .where('contact_notes.contact_id', 'in', ids).orderBy('contact_notes.id', 'desc').execute(),
-    db.selectFrom('contact_names').selectAll().where('contact_id', 'in', ids).orderBy('id').execute(),
-    db.selectFrom('contact_answers').selectAll().where('contact_id', 'in', ids).orderBy('id').execute(),
-    db.selectFrom('contact_social_accounts').selectAll().where('contact_id', 'in', ids).orderBy('id').execute(),
-    db.selectFrom('contact_crm_links').selectAll().where('contact_id', 'in', ids).orderBy('id').execute(),
-    folderIds.length ? db.selectFrom('folders').selectAll().where('id', 'in', folderIds).execute() : Promise.resolve([]),
+    q.phones(db, ids), q.emails(db, ids), q.addresses(db, ids), q.tags(db, ids), q.customValues(db, ids), q.notes(db, ids),
+    q.names(db, ids), q.answers(db, ids), q.social(db, ids), q.crm(db, ids),
+    folderIds.length ? q.folders(db, folderIds) : Promise.resolve([]),
   ]);
   return { phones, emails, addresses, tags, customValues, notes, names, answers, social, crm, folders };
 }

@@ -1,8 +1,10 @@
 import type { Db } from '../../db/database.js';
+import { prepared } from '../../db/prepared.js';
 import type { Member, MemberUpdate, NewMember } from '../../db/schema.js';
 
-export const findMemberById = (db: Db, id: number) =>
-  db.selectFrom('members').selectAll().where('id', '=', id).executeTakeFirst();
+const memberById = prepared<null, { id: number }, Member>('member by id', (db, _, p) => db.selectFrom('members').selectAll().where('id', '=', p.id));
+
+export const findMemberById = async (db: Db, id: number): Promise<Member | undefined> => (await memberById(db, null, { id }))[0];
 
 export const findMemberByUsername = (db: Db, username: string) =>
   db.selectFrom('members').selectAll().where('username', '=', username).executeTakeFirst();
@@ -16,19 +18,20 @@ export async function updateMember(db: Db, id: number, values: MemberUpdate): Pr
 }
 
 /** Ids of a member and everyone beneath it in the team tree, at any depth. */
-export async function teamIds(db: Db, memberId: number): Promise<number[]> {
-  const rows = await db
+const team = prepared<null, { memberId: number }, { id: number }>('team', (db, _, p) =>
+  db
     .withRecursive('team(id)', (qb) =>
       qb
         .selectFrom('members')
         .select('id')
-        .where('id', '=', memberId)
+        .where('id', '=', p.memberId)
         .unionAll((q) => q.selectFrom('members').innerJoin('team', 'team.id', 'members.parent_id').select('members.id')),
     )
     .selectFrom('team')
-    .select('id')
-    .execute();
-  return rows.map((r) => r.id);
+    .select('id'));
+
+export async function teamIds(db: Db, memberId: number): Promise<number[]> {
+  return (await team(db, null, { memberId })).map((r) => r.id);
 }
 
 export type MemberFilter = { orgId: number; ids?: number[]; parentOrSelf?: number };
