@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type net from 'node:net';
 import path from 'node:path';
-import express, { Router, type Express } from 'express';
+import express, { type Express, type RequestHandler, Router } from 'express';
 import { authRouter } from './auth/auth.router.js';
 import { authenticate } from './auth/middleware.js';
 import type { Context } from './context.js';
@@ -21,6 +21,9 @@ export function createApp(ctx: Context, options: AppOptions = {}): Express {
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
   app.set('query parser', 'simple');
+  // API answers are private and never cached (below), so an ETag, a hash of every body, would buy nothing.
+  // Static files keep theirs: express.static sets its own.
+  app.set('etag', false);
   app.use(requestLogging(ctx.logger));
   app.use(stripTrailingSlash);
   app.use((_req, res, next) => {
@@ -35,14 +38,14 @@ export function createApp(ctx: Context, options: AppOptions = {}): Express {
   });
 
   const rest = Router();
-  rest.use(parseBodies);
+  rest.use(noStore, parseBodies);
   rest.use(tranquilityRouter());
   rest.use(authenticate(ctx));
   rest.use(membersRouter(ctx), contactsRouter(ctx), foldersRouter(ctx), tagsRouter(ctx));
   rest.use(notFoundRoute);
   app.use('/rest/1', rest);
 
-  app.use('/auth', parseBodies, authRouter(ctx));
+  app.use('/auth', noStore, parseBodies, authRouter(ctx));
   app.use(['/rest', '/auth', '/oauth'], notFoundRoute);
 
   if (options.staticDir) serveWebApp(app, options.staticDir);
@@ -50,6 +53,12 @@ export function createApp(ctx: Context, options: AppOptions = {}): Express {
   app.use(renderErrors);
   return app;
 }
+
+/** Contacts, members and tokens are private: no browser or proxy may keep a copy. */
+const noStore: RequestHandler = (_req, res, next) => {
+  res.setHeader('Cache-Control', 'no-store');
+  next();
+};
 
 /**
  * The node:http server for an app. Express gives each request and response its prototype with

@@ -76,6 +76,15 @@ describe('the rest of the HTTP surface', () => {
     });
   });
 
+  it('marks API answers, errors included, as not to be stored, and sends no ETag', async () => {
+    const api = server.as(server.tokenOf(team.rep));
+    for (const reply of [await api.get('/rest/1/members/me'), await api.get('/rest/1/contacts/999999'), await server.as().get('/rest/1/members')]) {
+      expect(reply.headers.get('cache-control'), reply.text).toBe('no-store');
+      expect(reply.headers.get('etag')).toBeNull();
+    }
+    expect((await signIn(team.rep.username)).headers.get('cache-control')).toBe('no-store');
+  });
+
   it.each(['/rest/1/nowhere', '/rest/2/members', '/auth/nowhere'])('answers an unknown route %s with 404 in the error envelope', async (path) => {
     expectError(await server.as(server.tokenOf(team.vendor)).get(path), 404, Codes.routeNotFound);
   });
