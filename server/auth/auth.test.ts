@@ -2,16 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Member } from '../db/schema.js';
 import { Codes } from '../lib/errors.js';
 import { addSeconds, now } from '../lib/time.js';
-import { caller, seedTeam, startServer, TEST_PASSWORD, type Reply, type Team, type TestServer } from '../test/harness.js';
+import { caller, serverWithTeam, TEST_PASSWORD, type Reply, type Team, type TestServer } from '../test/harness.js';
 import { sha256 } from './tokens.js';
 
 let server: TestServer;
 let team: Team;
 
-beforeAll(async () => {
-  server = await startServer();
-  team = await seedTeam(server);
-});
+beforeAll(async () => ({ server, team } = await serverWithTeam()));
 afterAll(() => server?.close());
 
 const CSRF = { 'x-ringbook-request': '1' };

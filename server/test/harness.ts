@@ -117,3 +117,10 @@ export async function seedTeam(server: TestServer): Promise<Team> {
 }
 
 export const TEST_PASSWORD = 'correct horse battery';
+
+/** What most HTTP test files start from: a fresh server, the seeded team, and a caller per member. */
+export async function serverWithTeam(): Promise<{ server: TestServer; team: Team; api: (member: Member) => Caller }> {
+  const server = await startServer();
+  const team = await seedTeam(server);
+  return { server, team, api: (member) => server.as(server.tokenOf(member)) };
+}

@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Caller, seedTeam, startServer, type TestServer } from './harness.js';
+import { type Caller, serverWithTeam, type TestServer } from './harness.js';
 
 /* No input makes the server answer 5xx: the harness throws on any 5xx, so each call here is an assertion. */
 let server: TestServer;
 let api: Caller;
 
 beforeAll(async () => {
-  server = await startServer();
-  const team = await seedTeam(server);
-  api = server.as(server.tokenOf(team.vendor));
+  const seeded = await serverWithTeam();
+  server = seeded.server;
+  api = seeded.api(seeded.team.vendor);
 });
 afterAll(() => server.close());
 

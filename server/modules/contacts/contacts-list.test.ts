@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Caller, seedTeam, startServer, type Team, type TestServer } from '../../test/harness.js';
+import type { Member } from '../../db/schema.js';
+import { type Caller, serverWithTeam, type Team, type TestServer } from '../../test/harness.js';
 
 let server: TestServer;
 let team: Team;
@@ -11,10 +12,9 @@ const ids: Record<string, string> = {};
 const names = (reply: { body: any }) => reply.body.contacts.contacts.map((c: any) => c.first_name);
 
 beforeAll(async () => {
-  server = await startServer();
-  team = await seedTeam(server);
-  rep = server.as(server.tokenOf(team.rep));
-  vendor = server.as(server.tokenOf(team.vendor));
+  let api: (member: Member) => Caller;
+  ({ server, team, api } = await serverWithTeam());
+  [rep, vendor] = [api(team.rep), api(team.vendor)];
   folderId = (await vendor.post('/rest/1/folders', { name: 'Prospects' })).body.folders['0'].folder_id;
   const people = [
     { first_name: 'Alice', last_name: 'Zimmer', email: 'Alice@Example.com', phone: '212-555-0101', category_id: folderId, tags: ['VIP'], rating: 5 },
@@ -23,8 +23,8 @@ beforeAll(async () => {
     { first_name: 'Dave', last_name: 'Walker', email: 'dave@example.org', phone: '+1 907 555 0104', tags: ['vip'] },
   ];
   for (const p of people) ids[p.first_name] = (await rep.post('/rest/1/contacts', p)).body.contacts.contacts.contact_user_id;
-  await server.as(server.tokenOf(team.teammate)).post('/rest/1/contacts', { first_name: 'Tina', email: 'tina@example.com' });
-  await server.as(server.tokenOf(team.otherVendor)).post('/rest/1/contacts', { first_name: 'Foreign', email: 'alice@example.com' });
+  await api(team.teammate).post('/rest/1/contacts', { first_name: 'Tina', email: 'tina@example.com' });
+  await api(team.otherVendor).post('/rest/1/contacts', { first_name: 'Foreign', email: 'alice@example.com' });
 });
 afterAll(() => server.close());
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Caller, seedTeam, startServer, type Team, type TestServer } from '../../test/harness.js';
+import type { Member } from '../../db/schema.js';
+import { type Caller, serverWithTeam, type Team, type TestServer } from '../../test/harness.js';
 
 let server: TestServer;
 let team: Team;
@@ -14,11 +15,10 @@ const count = async (table: 'contacts' | 'contact_notes' | 'contact_custom_value
   Number((await server.ctx.store.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
 
 beforeAll(async () => {
-  server = await startServer();
-  team = await seedTeam(server);
-  rep = server.as(server.tokenOf(team.rep));
-  manager = server.as(server.tokenOf(team.manager));
-  const vendor = server.as(server.tokenOf(team.vendor));
+  let api: (member: Member) => Caller;
+  ({ server, team, api } = await serverWithTeam());
+  [rep, manager] = [api(team.rep), api(team.manager)];
+  const vendor = api(team.vendor);
   folderA = (await vendor.post('/rest/1/folders', { name: 'A' })).body.folders['0'].folder_id;
   folderB = (await vendor.post('/rest/1/folders', { name: 'B' })).body.folders['0'].folder_id;
 });

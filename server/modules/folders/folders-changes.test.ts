@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Codes } from '../../lib/errors.js';
-import { seedTeam, startServer, type Caller, type Team, type TestServer } from '../../test/harness.js';
+import type { Member } from '../../db/schema.js';
+import { serverWithTeam, type Caller, type Team, type TestServer } from '../../test/harness.js';
 
 let server: TestServer;
 let team: Team;
@@ -9,11 +10,9 @@ let manager: Caller;
 let other: Caller;
 
 beforeAll(async () => {
-  server = await startServer();
-  team = await seedTeam(server);
-  vendor = server.as(server.tokenOf(team.vendor));
-  manager = server.as(server.tokenOf(team.manager));
-  other = server.as(server.tokenOf(team.otherVendor));
+  let api: (member: Member) => Caller;
+  ({ server, team, api } = await serverWithTeam());
+  [vendor, manager, other] = [api(team.vendor), api(team.manager), api(team.otherVendor)];
 });
 afterAll(() => server?.close());
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Codes } from '../../lib/errors.js';
-import { seedTeam, startServer, type Caller, type Team, type TestServer } from '../../test/harness.js';
+import type { Member } from '../../db/schema.js';
+import { serverWithTeam, type Caller, type Team, type TestServer } from '../../test/harness.js';
 import { createVendor } from '../members/members.service.js';
 
 let server: TestServer;
@@ -10,11 +11,9 @@ let rep: Caller;
 let other: Caller;
 
 beforeAll(async () => {
-  server = await startServer();
-  team = await seedTeam(server);
-  vendor = server.as(server.tokenOf(team.vendor));
-  rep = server.as(server.tokenOf(team.rep));
-  other = server.as(server.tokenOf(team.otherVendor));
+  let api: (member: Member) => Caller;
+  ({ server, team, api } = await serverWithTeam());
+  [vendor, rep, other] = [api(team.vendor), api(team.rep), api(team.otherVendor)];
 });
 afterAll(() => server?.close());
 

@@ -1,17 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Member } from '../../db/schema.js';
 import { Codes } from '../../lib/errors.js';
-import { seedTeam, startServer, TEST_PASSWORD, type Caller, type Team, type TestServer } from '../../test/harness.js';
+import { serverWithTeam, TEST_PASSWORD, type Caller, type Team, type TestServer } from '../../test/harness.js';
 
 let server: TestServer;
 let team: Team;
 let api: (member: Member) => Caller;
 
-beforeAll(async () => {
-  server = await startServer();
-  team = await seedTeam(server);
-  api = (member) => server.as(server.tokenOf(member));
-});
+beforeAll(async () => ({ server, team, api } = await serverWithTeam()));
 afterAll(() => server?.close());
 
 let n = 0;
