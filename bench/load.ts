@@ -8,6 +8,7 @@ import { issuePersonalToken } from '../server/auth/tokens.js';
 import type { Db, Store } from '../server/db/database.js';
 import type { Member, NewContact } from '../server/db/schema.js';
 import { toTimestamp } from '../server/lib/time.js';
+import { recountOrganisation } from '../server/modules/contacts/contact-counts.js';
 import { termsOf } from '../server/modules/contacts/contacts.repository.js';
 import { createVendor } from '../server/modules/members/members.service.js';
 
@@ -108,6 +109,8 @@ export async function loadContacts(store: Store, team: Team, count: number, log:
       log(`  loaded ${to.toLocaleString('en-US')} / ${count.toLocaleString('en-US')} contacts (${Math.round(to / seconds).toLocaleString('en-US')} contacts/s)`);
     }
   }
+  // The loader writes contacts directly, around the service that keeps their counts.
+  await store.write((tx) => recountOrganisation(tx, team.vendor.org_id));
   await store.write((tx) => sql`analyze`.execute(tx));
   return performance.now() - started;
 }

@@ -7,6 +7,7 @@ import {
 } from 'kysely';
 import type { Database } from './schema.js';
 import * as initial from './migrations/0001-initial.js';
+import * as contactCounts from './migrations/0002-contact-counts.js';
 import { GroupCommit } from './group-commit.js';
 
 export type Db = Kysely<Database>;
@@ -22,7 +23,7 @@ export type Store = {
   close(): Promise<void>;
 };
 
-const migrations: Record<string, Migration> = { '0001-initial': initial };
+export const migrations: Record<string, Migration> = { '0001-initial': initial, '0002-contact-counts': contactCounts };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 

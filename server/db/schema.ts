@@ -200,6 +200,16 @@ export type ContactAuditTable = {
 };
 
 
+/** Contacts per owner, folder (0: none) and state; see migrations/0002-contact-counts.ts. */
+export type ContactCountsTable = {
+  org_id: number;
+  owner_id: number;
+  folder_key: number;
+  trashed: number;
+  archived: number;
+  n: number;
+};
+
 export type Database = {
   organisations: OrganisationsTable;
   members: MembersTable;
@@ -208,6 +218,7 @@ export type Database = {
   login_failures: LoginFailuresTable;
   folders: FoldersTable;
   contacts: ContactsTable;
+  contact_counts: ContactCountsTable;
   contact_phones: ContactPhonesTable;
   contact_emails: ContactEmailsTable;
   contact_addresses: ContactAddressesTable;

@@ -138,14 +138,29 @@ const contactsPage = prepared<PageShape, ListParams & { limit: number; offset: n
 const contactsCount = prepared<ListShape, ListParams, { n: number }>('contacts count', (db, s, p) =>
   applyFilters(db.selectFrom('contacts'), s, p).select((eb) => eb.fn.countAll<number>().as('n')));
 
+/** A list filtered only by scope, folder and state: its total is a sum of kept counts (contact-counts.ts). */
+const isCounted = (s: ListShape) => !s.updated && !s.createdFrom && !s.createdTo && !s.email && !s.tag && !s.search;
+
+const countedTotal = prepared<ListShape, ListParams, { n: number | null }>('contacts counted', (db, s, p) => {
+  let q = db.selectFrom('contact_counts').select((eb) => eb.fn.sum<number>('n').as('n')).where('org_id', '=', p.orgId);
+  if (s.scope === 'team') q = q.where('owner_id', 'in', p.memberIds!);
+  if (s.folder) q = q.where('folder_key', '=', p.folderId!);
+  if (!s.trashed) q = q.where('trashed', '=', 0);
+  if (!s.archived) q = q.where('archived', '=', 0);
+  return q;
+});
+
 export async function listContacts(db: Db, scope: Scope, q: ListContactsQuery) {
   const { shape, params } = listPlan(scope, q);
   const page = { ...shape, sort: q.sort_by, direction: q.sort_order === 'ASC' ? 'asc' : 'desc' } as const;
+  const { folderId, orgId, memberIds } = params;
   const [rows, count] = await Promise.all([
     contactsPage(db, page, { ...params, limit: q.page_size, offset: (q.page - 1) * q.page_size }),
-    contactsCount(db, shape, params),
+    isCounted(shape)
+      ? countedTotal(db, shape, { orgId, ...(memberIds && { memberIds }), ...(folderId && { folderId }) })
+      : contactsCount(db, shape, params),
   ]);
-  return { rows, total: Number(count[0]!.n) };
+  return { rows, total: Number(count[0]?.n ?? 0) };
 }
 
 /** One prepared query over the rows of a list of contacts. */

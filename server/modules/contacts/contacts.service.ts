@@ -8,6 +8,7 @@ import type { Contact } from '../../db/schema.js';
 import { conflict, notFound, unknownReference } from '../../lib/errors.js';
 import { now, timestampOrZero } from '../../lib/time.js';
 import { findMemberById, findMemberByUsername, teamIds } from '../members/members.repository.js';
+import { adjustCounts } from './contact-counts.js';
 import { ActivityType, recordChange } from './contact-history.js';
 import { auditChanges, columnChanges, type ContactInput, writeChildren } from './contact-writes.js';
 import * as repo from './contacts.repository.js';
@@ -71,6 +72,7 @@ export async function createContact(ctx: Context, auth: AuthContext, body: Creat
       .values({ ...columnChanges(body), org_id: owner.org_id, owner_id: owner.id, source_id: body.source_id ?? null, created_at: at, updated_at: at })
       .returningAll()
       .executeTakeFirstOrThrow();
+    await adjustCounts(tx, [], [contact]);
     await writeChildren(tx, contact, body, auth.member.id, at, true);
     const phones = [contact.phone, ...(body.additional_phone ?? []).map((p) => phoneDigits(p.number))].filter(Boolean);
     await repo.insertSearchTerms(tx, contact, contact.email ? [contact.email] : [], phones);
@@ -118,6 +120,7 @@ async function applyUpdate(tx: Db, auth: AuthContext, contact: Contact, body: Co
   }
   const audit = auditChanges(contact, changes);
   const updated = await tx.updateTable('contacts').set({ ...changes, updated_at: at }).where('id', '=', contact.id).returningAll().executeTakeFirstOrThrow();
+  await adjustCounts(tx, [contact], [updated]);
   await writeChildren(tx, updated, body, auth.member.id, at, false);
   await repo.reindexSearch(tx, updated);
   const moved = audit.find((a) => a.dataType === 'moved');
@@ -148,11 +151,14 @@ export async function deleteContacts(ctx: Context, auth: AuthContext, ids: numbe
         audit: [{ action: 'delete', dataType: 'contact' }],
       });
       await tx.deleteFrom('contacts').where('id', 'in', unique).execute();
+      await adjustCounts(tx, visible, []);
       return;
     }
-    const toTrash = visible.filter((c) => !c.trashed).map((c) => c.id);
+    const trashing = visible.filter((c) => !c.trashed);
+    const toTrash = trashing.map((c) => c.id);
     if (!toTrash.length) return;
     await tx.updateTable('contacts').set({ trashed: 1, trashed_at: at, updated_at: at }).where('id', 'in', toTrash).execute();
+    await adjustCounts(tx, trashing, trashing.map((c) => ({ ...c, trashed: 1 })));
     await recordChange(tx, {
       contactIds: toTrash, memberId: auth.member.id, at, activity: ActivityType.trashed, text: 'Contact moved to the trash',
       audit: [{ action: 'trash', dataType: 'trashed', old: '0', new: '1' }],

@@ -1,6 +1,7 @@
 import type { Db } from '../../db/database.js';
 import type { Folder, FoldersTable } from '../../db/schema.js';
 import type { Insertable, Updateable } from 'kysely';
+import { moveCounts } from '../contacts/contact-counts.js';
 
 export const findFolder = (db: Db, orgId: number, id: number) =>
   db.selectFrom('folders').selectAll().where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
@@ -75,6 +76,7 @@ export async function deleteFoldersInto(db: Db, r: FolderRemoval) {
     .where('org_id', '=', r.orgId)
     .where('folder_id', 'in', folderIds)
     .execute();
+  await moveCounts(db, { orgId: r.orgId, folderIds }, { folderId: r.targetId });
   if (r.subFolderIds.length) await db.deleteFrom('folders').where('id', 'in', r.subFolderIds).execute();
   await db.deleteFrom('folders').where('id', '=', r.folderId).execute();
 }

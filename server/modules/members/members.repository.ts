@@ -1,5 +1,6 @@
 import type { Db } from '../../db/database.js';
 import { prepared } from '../../db/prepared.js';
+import { moveCounts } from '../contacts/contact-counts.js';
 import type { Member, MemberUpdate, NewMember } from '../../db/schema.js';
 
 const memberById = prepared<null, { id: number }, Member>('member by id', (db, _, p) => db.selectFrom('members').selectAll().where('id', '=', p.id));
@@ -69,6 +70,7 @@ export async function deleteMemberInto(db: Db, member: Member, heirId: number, a
     )
     .execute();
   await db.updateTable('contacts').set({ owner_id: heirId, updated_at: at }).where('owner_id', '=', member.id).execute();
+  await moveCounts(db, { orgId: member.org_id, ownerId: member.id }, { ownerId: heirId });
   await db.updateTable('members').set({ parent_id: heirId, updated_at: at }).where('parent_id', '=', member.id).execute();
   await db.deleteFrom('members').where('id', '=', member.id).execute();
 }
