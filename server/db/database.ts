@@ -8,6 +8,7 @@ import {
 import type { Database } from './schema.js';
 import * as initial from './migrations/0001-initial.js';
 import * as contactCounts from './migrations/0002-contact-counts.js';
+import * as detailKinds from './migrations/0003-contact-detail-kinds.js';
 import { GroupCommit } from './group-commit.js';
 
 export type Db = Kysely<Database>;
@@ -23,7 +24,11 @@ export type Store = {
   close(): Promise<void>;
 };
 
-export const migrations: Record<string, Migration> = { '0001-initial': initial, '0002-contact-counts': contactCounts };
+export const migrations: Record<string, Migration> = {
+  '0001-initial': initial,
+  '0002-contact-counts': contactCounts,
+  '0003-contact-detail-kinds': detailKinds,
+};
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 

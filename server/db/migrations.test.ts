@@ -17,7 +17,7 @@ it('counts the contacts a store already holds when it gains contact_counts', asy
   const at = '2026-01-01 00:00:00';
   const { id: orgId } = await old.insertInto('organisations').values({ name: 'Old', created_at: at }).returning('id').executeTakeFirstOrThrow();
   const member = (username: string) => ({ org_id: orgId, role: 'member', username, password_hash: 'x', created_at: at, updated_at: at });
-  const [a, b] = await old.insertInto('members').values([member('a'), member('b')]).returning('id').execute();
+  const [a, b] = (await old.insertInto('members').values([member('a'), member('b')]).returning('id').execute()) as [{ id: number }, { id: number }];
   const { id: folderId } = await old.insertInto('folders').values({ org_id: orgId, name: 'F', created_by: a.id, created_at: at, updated_at: at }).returning('id').executeTakeFirstOrThrow();
   const contact = (owner_id: number, folder_id: number | null, trashed = 0) => ({ org_id: orgId, owner_id, folder_id, trashed, created_at: at, updated_at: at });
   await old.insertInto('contacts').values([contact(a.id, folderId), contact(a.id, folderId), contact(a.id, null), contact(a.id, null, 1), contact(b.id, folderId)]).execute();
@@ -33,6 +33,32 @@ it('counts the contacts a store already holds when it gains contact_counts', asy
       { owner_id: a.id, folder_key: folderId, trashed: 0, archived: 0, n: 2 },
       { owner_id: b.id, folder_key: folderId, trashed: 0, archived: 0, n: 1 },
     ]);
+  } finally {
+    await store.close();
+  }
+});
+
+it('marks the detail kinds of the contacts a store already holds when it gains detail_kinds', async () => {
+  const file = path.join(dir, 'kinds.db');
+  const old = new Kysely<any>({ dialect: new SqliteDialect({ database: new SQLite(file) }) });
+  const migrator = new Migrator({ db: old, provider: { getMigrations: async () => migrations } });
+  expect((await migrator.migrateTo('0002-contact-counts')).error).toBeUndefined();
+  const at = '2026-01-01 00:00:00';
+  const { id: orgId } = await old.insertInto('organisations').values({ name: 'Old', created_at: at }).returning('id').executeTakeFirstOrThrow();
+  const { id: ownerId } = await old.insertInto('members')
+    .values({ org_id: orgId, role: 'member', username: 'a', password_hash: 'x', created_at: at, updated_at: at }).returning('id').executeTakeFirstOrThrow();
+  const contacts = await old.insertInto('contacts').values([1, 2, 3].map(() => ({ org_id: orgId, owner_id: ownerId, created_at: at, updated_at: at })))
+    .returning('id').execute();
+  const [bare, noted, many] = contacts.map((c) => c.id as number) as [number, number, number];
+  await old.insertInto('contact_notes').values([noted, many].map((contact_id) => ({ contact_id, body: 'n', created_at: at }))).execute();
+  await old.insertInto('contact_names').values({ contact_id: many, first_name: 'A', last_name: 'B' }).execute();
+  await old.insertInto('contact_addresses').values({ contact_id: many, city: 'C' }).execute();
+  await old.destroy();
+
+  const store = await openStore(`sqlite:${file}`);
+  try {
+    const rows = await store.db.selectFrom('contacts').select(['id', 'detail_kinds']).orderBy('id').execute();
+    expect(rows).toEqual([{ id: bare, detail_kinds: 0 }, { id: noted, detail_kinds: 8 }, { id: many, detail_kinds: 1 + 8 + 16 }]);
   } finally {
     await store.close();
   }

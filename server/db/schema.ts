@@ -111,6 +111,8 @@ export type ContactsTable = {
   lead_vendor_product_name: Text;
   total_calls: Flag;
   last_call_time: Timestamp | null;
+  /** Bits of the sparse detail tables that may hold rows for this contact (DETAIL_KINDS in contact-writes.ts). */
+  detail_kinds: Flag;
   created_at: Timestamp;
   updated_at: Timestamp;
   trashed_at: Timestamp | null;

@@ -47,6 +47,23 @@ export function auditChanges(before: Contact, changes: ContactUpdate): AuditEntr
 }
 
 /**
+ * The detail tables most contacts have no rows in, each with its bit in contacts.detail_kinds: reading a page of
+ * records skips the tables where no contact has its bit. Whatever adds a row to one of these tables must set
+ * its bit in the same transaction (a bit may stay set after the rows are gone; that costs only a query).
+ */
+export const DETAIL_KINDS = {
+  addresses: 1, tags: 2, customValues: 4, notes: 8, names: 16, answers: 32, social: 64, crm: 128,
+} as const;
+
+/** The bits of the sparse tables that writeChildren may add rows to for this body. */
+export function detailKindsOf(body: ContactInput): number {
+  const k = DETAIL_KINDS;
+  return (Object.keys(addressOf(body)).length ? k.addresses : 0) | (body.tags?.length ? k.tags : 0) | (body.custom_fields?.length ? k.customValues : 0)
+    | (body.notes ? k.notes : 0) | (body.additional_name?.length ? k.names : 0)
+    | (body.question?.length && body.answer?.length ? k.answers : 0) | (body.social_accounts?.length ? k.social : 0);
+}
+
+/**
  * Writes a body's phones, e-mails, address, names, answers, social accounts, tags, custom fields and note.
  * A new contact has none yet, which spares the look-ups of what it had.
  */
@@ -96,12 +113,17 @@ async function writePrimaryEmail(tx: Db, contactId: number, email: string | unde
   }
 }
 
-async function writeAddress(tx: Db, contactId: number, body: ContactInput, isNew: boolean) {
+/** The address fields a body gives. */
+function addressOf(body: ContactInput) {
   const fields = {
     address: body.address1, address_2: body.address2, city: body.city, state: body.state,
     state_other: body.state_other, zip: body.zip, country: body.country,
   };
-  const given = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
+  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
+}
+
+async function writeAddress(tx: Db, contactId: number, body: ContactInput, isNew: boolean) {
+  const given = addressOf(body);
   if (!Object.keys(given).length) return;
   const primary = isNew ? undefined : await primaryOf(tx, 'contact_addresses', contactId);
   if (primary) await tx.updateTable('contact_addresses').set(given).where('id', '=', primary.id).execute();

@@ -5,6 +5,7 @@ import type { Db } from '../../db/database.js';
 import { type Placeholder, type Placeholders, prepared } from '../../db/prepared.js';
 import type { Contact, Database } from '../../db/schema.js';
 import { now } from '../../lib/time.js';
+import { DETAIL_KINDS } from './contact-writes.js';
 
 type ContactQuery = SelectQueryBuilder<Database, 'contacts', object>;
 type Eb = ExpressionBuilder<Database, 'contacts'>;
@@ -197,15 +198,19 @@ const detailQueries = {
 
 /**
  * Everything a contact record shows beyond its own row, for a non-empty list of contacts at once: one query
- * per table, never one per contact.
+ * per table, never one per contact, and none to a sparse table where no contact has its detail_kinds bit.
  */
 export async function loadDetails(db: Db, contacts: Contact[]) {
   const ids = contacts.map((c) => c.id);
   const folderIds = [...new Set(contacts.map((c) => c.folder_id).filter((id): id is number => id !== null))];
+  // A row read without detail_kinds (not selectAll) counts as having every kind: never skip what may be there.
+  const kinds = contacts.reduce((all, c) => all | (typeof c.detail_kinds === 'number' ? c.detail_kinds : ~0), 0);
   const q = detailQueries;
+  const sparse = <Row>(kind: keyof typeof DETAIL_KINDS, load: (db: Db, ids: number[]) => Promise<Row[]>): Promise<Row[]> =>
+    (kinds & DETAIL_KINDS[kind] ? load(db, ids) : Promise.resolve([]));
   const [phones, emails, addresses, tags, customValues, notes, names, answers, social, crm, folders] = await Promise.all([
-    q.phones(db, ids), q.emails(db, ids), q.addresses(db, ids), q.tags(db, ids), q.customValues(db, ids), q.notes(db, ids),
-    q.names(db, ids), q.answers(db, ids), q.social(db, ids), q.crm(db, ids),
+    q.phones(db, ids), q.emails(db, ids), sparse('addresses', q.addresses), sparse('tags', q.tags), sparse('customValues', q.customValues),
+    sparse('notes', q.notes), sparse('names', q.names), sparse('answers', q.answers), sparse('social', q.social), sparse('crm', q.crm),
     folderIds.length ? q.folders(db, folderIds) : Promise.resolve([]),
   ]);
   return { phones, emails, addresses, tags, customValues, notes, names, answers, social, crm, folders };

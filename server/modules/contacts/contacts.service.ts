@@ -10,7 +10,7 @@ import { now, timestampOrZero } from '../../lib/time.js';
 import { findMemberById, findMemberByUsername, teamIds } from '../members/members.repository.js';
 import { adjustCounts } from './contact-counts.js';
 import { ActivityType, recordChange } from './contact-history.js';
-import { auditChanges, columnChanges, type ContactInput, writeChildren } from './contact-writes.js';
+import { auditChanges, columnChanges, type ContactInput, detailKindsOf, writeChildren } from './contact-writes.js';
 import * as repo from './contacts.repository.js';
 import { contactRecords } from './contacts.serializer.js';
 
@@ -69,7 +69,10 @@ export async function createContact(ctx: Context, auth: AuthContext, body: Creat
     const at = now();
     const contact = await tx
       .insertInto('contacts')
-      .values({ ...columnChanges(body), org_id: owner.org_id, owner_id: owner.id, source_id: body.source_id ?? null, created_at: at, updated_at: at })
+      .values({
+        ...columnChanges(body), org_id: owner.org_id, owner_id: owner.id, source_id: body.source_id ?? null, detail_kinds: detailKindsOf(body),
+        created_at: at, updated_at: at,
+      })
       .returningAll()
       .executeTakeFirstOrThrow();
     await adjustCounts(tx, [], [contact]);
@@ -119,7 +122,10 @@ async function applyUpdate(tx: Db, auth: AuthContext, contact: Contact, body: Co
     changes.owner_id = (await memberInScope(tx, auth.scope, 'transfer_to_user_id', { id: body.transfer_to_user_id })).id;
   }
   const audit = auditChanges(contact, changes);
-  const updated = await tx.updateTable('contacts').set({ ...changes, updated_at: at }).where('id', '=', contact.id).returningAll().executeTakeFirstOrThrow();
+  const kinds = detailKindsOf(body);
+  const updated = await tx.updateTable('contacts')
+    .set((eb) => ({ ...changes, ...(kinds && { detail_kinds: eb('detail_kinds', '|', kinds) }), updated_at: at }))
+    .where('id', '=', contact.id).returningAll().executeTakeFirstOrThrow();
   await adjustCounts(tx, [contact], [updated]);
   await writeChildren(tx, updated, body, auth.member.id, at, false);
   await repo.reindexSearch(tx, updated);

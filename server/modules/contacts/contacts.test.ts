@@ -183,6 +183,25 @@ describe('GET, PUT and DELETE /rest/1/contacts/{id}', () => {
     ]));
   });
 
+  it('shows every kind of detail an update adds to a contact that had none, in its record and in lists', async () => {
+    const id = idOf(await rep.post('/rest/1/contacts', { first_name: 'Bare', last_name: `Contact ${process.pid}` }));
+    const reply = await rep.put(`/rest/1/contacts/${id}`, {
+      city: 'Boston', tags: ['Later'], custom_fields: [{ name: 'Company', type: 1, value: 'Acme' }], notes: 'Called',
+      additional_name: [{ first_name: 'Alias', last_name: 'Name' }], question: ['Budget?'], answer: ['Small'],
+      social_accounts: [{ type: 1, account: 'twitter.com/bare' }],
+    });
+    expect(reply.status, reply.text).toBe(200);
+    const expected = {
+      primary_address: { city: 'Boston' }, tags: [{ title: 'Later' }], custom_fields: [{ name: 'Company', value: 'Acme' }],
+      notes: { notes: expect.stringMatching(/: Called$/) }, additional_names: [{ first_name: 'Alias', last_name: 'Name' }],
+      questions: [{ question: 'Budget?', answer: 'Small' }], social_accounts: [{ type: '1', account: 'twitter.com/bare' }],
+    };
+    expect(reply.body.contacts.contacts[0]).toMatchObject(expected);
+    expect(await fetchOne(rep, id)).toMatchObject(expected);
+    const listed = (await rep.get('/rest/1/contacts?page_size=100')).body.contacts.contacts.find((c: any) => c.contact_user_id === id);
+    expect(listed).toMatchObject(expected);
+  });
+
   it('records a folder move as "moved" with the old and new folder ids', async () => {
     const id = idOf(await rep.post('/rest/1/contacts', { first_name: 'Mover', category_id: folderA }));
     await rep.put(`/rest/1/contacts/${id}`, { category_id: String(folderB) });
