@@ -129,9 +129,19 @@ function applyFilters(query: ContactQuery, s: ListShape, p: Placeholders<ListPar
 
 type PageShape = ListShape & { sort: ContactSortColumn; direction: 'asc' | 'desc' };
 
-const contactsPage = prepared<PageShape, ListParams & { limit: number; offset: number }, Contact>('contacts page', (db, s, p) => {
+/** The columns of a contact that its record shows (contacts.serializer.ts): a page reads no others. */
+const RECORD_COLUMNS = [
+  'id', 'owner_id', 'folder_id', 'first_name', 'last_name', 'original_ip', 'unique_id', 'ad_code', 'language', 'region', 'time_zone',
+  'location_name', 'latitude', 'longitude', 'raw_zip', 'raw_phone', 'last_login', 'total_logins', 'points', 'do_not_call', 'call_result',
+  'gender', 'date_of_birth', 'site_id', 'archived', 'trashed', 'removed', 'viewed', 'rating', 'contacted_at', 'consent_date', 'lead_id',
+  'total_calls', 'last_call_time', 'detail_kinds', 'created_at', 'updated_at',
+] as const;
+export type RecordRow = Pick<Contact, (typeof RECORD_COLUMNS)[number]>;
+
+const contactsPage = prepared<PageShape, ListParams & { limit: number; offset: number }, RecordRow>('contacts page', (db, s, p) => {
   const column = SORT_COLUMNS[s.sort];
-  let rows = applyFilters(db.selectFrom('contacts'), s, p).selectAll('contacts').orderBy(`contacts.${column}`, s.direction);
+  let rows = applyFilters(db.selectFrom('contacts'), s, p).select(RECORD_COLUMNS.map((c) => `contacts.${c}` as const))
+    .orderBy(`contacts.${column}`, s.direction);
   if (column !== 'id') rows = rows.orderBy('contacts.id', s.direction);
   return rows.limit(p.limit).offset(p.offset);
 });
@@ -200,7 +210,7 @@ const detailQueries = {
  * Everything a contact record shows beyond its own row, for a non-empty list of contacts at once: one query
  * per table, never one per contact, and none to a sparse table where no contact has its detail_kinds bit.
  */
-export async function loadDetails(db: Db, contacts: Contact[]) {
+export async function loadDetails(db: Db, contacts: Pick<Contact, 'id' | 'folder_id' | 'detail_kinds'>[]) {
   const ids = contacts.map((c) => c.id);
   const folderIds = [...new Set(contacts.map((c) => c.folder_id).filter((id): id is number => id !== null))];
   // A row read without detail_kinds (not selectAll) counts as having every kind: never skip what may be there.

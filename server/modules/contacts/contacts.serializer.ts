@@ -1,8 +1,7 @@
 import type { ContactRecord } from '../../contracts/contact-records.js';
 import { PHONE_TYPES } from '../../contracts/contacts.js';
-import type { Contact } from '../../db/schema.js';
 import { dateOrZero, timestampOrZero } from '../../lib/time.js';
-import type { ContactDetails } from './contacts.repository.js';
+import type { ContactDetails, RecordRow } from './contacts.repository.js';
 
 const flag = (v: number | boolean) => (v ? '1' : '0') as '0' | '1';
 
@@ -23,7 +22,7 @@ const byContact = <T extends { contact_id: number }>(rows: T[]) => {
 };
 
 /** Groups the batch-loaded details once, then builds each record in the contract's shape. */
-export function contactRecords(contacts: Contact[], details: ContactDetails): ContactRecord[] {
+export function contactRecords(contacts: RecordRow[], details: ContactDetails): ContactRecord[] {
   const phones = byContact(details.phones);
   const emails = byContact(details.emails);
   const addresses = byContact(details.addresses);

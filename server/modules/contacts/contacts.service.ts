@@ -14,7 +14,7 @@ import { auditChanges, columnChanges, type ContactInput, detailKindsOf, writeChi
 import * as repo from './contacts.repository.js';
 import { contactRecords } from './contacts.serializer.js';
 
-export async function presentContacts(db: Db, contacts: Contact[]) {
+export async function presentContacts(db: Db, contacts: repo.RecordRow[]) {
   return contacts.length ? contactRecords(contacts, await repo.loadDetails(db, contacts)) : [];
 }
 
