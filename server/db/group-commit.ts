@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { CompiledQuery, type Kysely } from 'kysely';
 
 type Job = { work: (tx: Kysely<any>) => Promise<unknown>; resolve: (value: unknown) => void; reject: (error: unknown) => void };
 
@@ -14,6 +14,14 @@ const LOCK_SPIN_MS = 5;
 const LOCK_RETRY_MS = 1;
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The batch's own statements, compiled once. */
+const BEGIN = CompiledQuery.raw('begin immediate');
+const SAVEPOINT = CompiledQuery.raw('savepoint writer');
+const RELEASE = CompiledQuery.raw('release writer');
+const ROLLBACK_TO = CompiledQuery.raw('rollback to writer');
+const COMMIT = CompiledQuery.raw('commit');
+const ROLLBACK = CompiledQuery.raw('rollback');
 
 /** Whether `error` is SQLite's error of this kind (its extended codes, such as SQLITE_BUSY_SNAPSHOT, included). */
 export const isSqliteError = (error: unknown, kind: 'SQLITE_BUSY' | 'SQLITE_CONSTRAINT') => {
@@ -79,7 +87,7 @@ export class GroupCommit {
   private async batch(conn: Kysely<any>, waitingSince: number | undefined): Promise<boolean> {
     const done: { job: Job; result: unknown }[] = [];
     try {
-      await sql`begin immediate`.execute(conn);
+      await conn.executeQuery(BEGIN);
     } catch (error) {
       if (isSqliteError(error, 'SQLITE_BUSY') && (waitingSince === undefined || Date.now() - waitingSince < this.lockWaitMs)) return true;
       for (const job of this.queue.splice(0)) job.reject(error);
@@ -88,20 +96,20 @@ export class GroupCommit {
     try {
       for (let n = 0; n < MAX_BATCH && this.queue.length; n++) {
         const job = this.queue.shift()!;
-        await sql`savepoint writer`.execute(conn);
+        await conn.executeQuery(SAVEPOINT);
         try {
           done.push({ job, result: await job.work(conn) });
-          await sql`release writer`.execute(conn);
+          await conn.executeQuery(RELEASE);
         } catch (error) {
-          await sql`rollback to writer`.execute(conn);
-          await sql`release writer`.execute(conn);
+          await conn.executeQuery(ROLLBACK_TO);
+          await conn.executeQuery(RELEASE);
           job.reject(error);
         }
       }
-      await sql`commit`.execute(conn);
+      await conn.executeQuery(COMMIT);
     } catch (error) {
       // The transaction itself failed (lock time-out, disk full): none of its writers is durable.
-      await sql`rollback`.execute(conn).catch(() => undefined);
+      await conn.executeQuery(ROLLBACK).catch(() => undefined);
       for (const { job } of done) job.reject(error);
       return false;
     }
