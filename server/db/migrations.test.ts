@@ -8,16 +8,25 @@ import { migrations, openStore } from './database.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ringbook-migrations-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+const AT = '2026-01-01 00:00:00';
 
-it('counts the contacts a store already holds when it gains contact_counts', async () => {
-  const file = path.join(dir, 'old.db');
+/** A store file migrated only up to `migration`, with an organisation and members `usernames` in it. */
+async function storeAt(name: string, migration: string, usernames: string[]) {
+  const file = path.join(dir, name);
   const old = new Kysely<any>({ dialect: new SqliteDialect({ database: new SQLite(file) }) });
   const migrator = new Migrator({ db: old, provider: { getMigrations: async () => migrations } });
-  expect((await migrator.migrateTo('0001-initial')).error).toBeUndefined();
-  const at = '2026-01-01 00:00:00';
-  const { id: orgId } = await old.insertInto('organisations').values({ name: 'Old', created_at: at }).returning('id').executeTakeFirstOrThrow();
-  const member = (username: string) => ({ org_id: orgId, role: 'member', username, password_hash: 'x', created_at: at, updated_at: at });
-  const [a, b] = (await old.insertInto('members').values([member('a'), member('b')]).returning('id').execute()) as [{ id: number }, { id: number }];
+  expect((await migrator.migrateTo(migration)).error).toBeUndefined();
+  const { id: orgId } = await old.insertInto('organisations').values({ name: 'Old', created_at: AT }).returning('id').executeTakeFirstOrThrow();
+  const members = await old.insertInto('members')
+    .values(usernames.map((username) => ({ org_id: orgId, role: 'member', username, password_hash: 'x', created_at: AT, updated_at: AT })))
+    .returning('id').execute();
+  return { file, old, orgId, memberIds: members.map((m) => m.id as number) };
+}
+
+it('counts the contacts a store already holds when it gains contact_counts', async () => {
+  const { file, old, orgId, memberIds } = await storeAt('old.db', '0001-initial', ['a', 'b']);
+  const at = AT;
+  const [a, b] = memberIds.map((id) => ({ id })) as [{ id: number }, { id: number }];
   const { id: folderId } = await old.insertInto('folders').values({ org_id: orgId, name: 'F', created_by: a.id, created_at: at, updated_at: at }).returning('id').executeTakeFirstOrThrow();
   const contact = (owner_id: number, folder_id: number | null, trashed = 0) => ({ org_id: orgId, owner_id, folder_id, trashed, created_at: at, updated_at: at });
   await old.insertInto('contacts').values([contact(a.id, folderId), contact(a.id, folderId), contact(a.id, null), contact(a.id, null, 1), contact(b.id, folderId)]).execute();
@@ -39,14 +48,8 @@ it('counts the contacts a store already holds when it gains contact_counts', asy
 });
 
 it('marks the detail kinds of the contacts a store already holds when it gains detail_kinds', async () => {
-  const file = path.join(dir, 'kinds.db');
-  const old = new Kysely<any>({ dialect: new SqliteDialect({ database: new SQLite(file) }) });
-  const migrator = new Migrator({ db: old, provider: { getMigrations: async () => migrations } });
-  expect((await migrator.migrateTo('0002-contact-counts')).error).toBeUndefined();
-  const at = '2026-01-01 00:00:00';
-  const { id: orgId } = await old.insertInto('organisations').values({ name: 'Old', created_at: at }).returning('id').executeTakeFirstOrThrow();
-  const { id: ownerId } = await old.insertInto('members')
-    .values({ org_id: orgId, role: 'member', username: 'a', password_hash: 'x', created_at: at, updated_at: at }).returning('id').executeTakeFirstOrThrow();
+  const { file, old, orgId, memberIds: [ownerId] } = await storeAt('kinds.db', '0002-contact-counts', ['a']);
+  const at = AT;
   const contacts = await old.insertInto('contacts').values([1, 2, 3].map(() => ({ org_id: orgId, owner_id: ownerId, created_at: at, updated_at: at })))
     .returning('id').execute();
   const [bare, noted, many] = contacts.map((c) => c.id as number) as [number, number, number];
