@@ -6,9 +6,10 @@ import type { Db } from './database.js';
  * look-up, Kysely's builders and compiler were 30% of the server's CPU, SQLite 27%. A prepared query is built and
  * compiled once per shape, then run again with new values.
  *
- * Its builder receives placeholders, never values, so the SQL cannot depend on a value by accident: whatever
- * changes the SQL (which filters apply, a sort) goes into the shape, which is part of the cache key, as are the
- * names of the values and the lengths of list values (an `in` list has one parameter per item).
+ * Its builder receives placeholders, never values, so the SQL cannot depend on a value by accident. The cache key
+ * holds the names of the values given and the lengths of list values (an `in` list has one parameter per item), so
+ * a builder may leave out a filter whose value is not given; whatever else changes the SQL (a sort, a flag) goes
+ * into the shape, which is part of the key too.
  */
 
 /** Stands in for a value while the query is built; compiles to a parameter the prepared query fills in. */

@@ -47,18 +47,10 @@ export function adjustCounts(tx: Db, before: Counted[], after: Counted[]): Promi
 export async function moveCounts(
   tx: Db, from: { orgId: number; folderIds?: number[]; ownerId?: number }, to: { folderId?: number | null; ownerId?: number },
 ): Promise<void> {
-  let source = tx.selectFrom('contact_counts').selectAll().where('org_id', '=', from.orgId);
-  let stale = tx.deleteFrom('contact_counts').where('org_id', '=', from.orgId);
-  if (from.folderIds) {
-    source = source.where('folder_key', 'in', from.folderIds);
-    stale = stale.where('folder_key', 'in', from.folderIds);
-  }
-  if (from.ownerId !== undefined) {
-    source = source.where('owner_id', '=', from.ownerId);
-    stale = stale.where('owner_id', '=', from.ownerId);
-  }
-  const rows = await source.execute();
-  await stale.execute();
+  let taken = tx.deleteFrom('contact_counts').where('org_id', '=', from.orgId);
+  if (from.folderIds) taken = taken.where('folder_key', 'in', from.folderIds);
+  if (from.ownerId !== undefined) taken = taken.where('owner_id', '=', from.ownerId);
+  const rows = await taken.returningAll().execute();
   await applyChanges(tx, rows.map((r) => ({
     contact: {
       org_id: r.org_id, owner_id: to.ownerId ?? r.owner_id, folder_id: to.folderId === undefined ? r.folder_key : to.folderId,

@@ -10,24 +10,23 @@ import { DETAIL_KINDS } from './contact-writes.js';
 type ContactQuery = SelectQueryBuilder<Database, 'contacts', object>;
 type Eb = ExpressionBuilder<Database, 'contacts'>;
 
-/** A scope as a prepared query's shape and values. */
-type ScopeShape = Scope['kind'];
+/** A scope as a prepared query's values: the organisation, and for a team its members. */
 type ScopeParams = { orgId: number; memberIds?: number[] };
 const scopeParams = (scope: Scope): ScopeParams =>
   scope.kind === 'organisation' ? { orgId: scope.orgId } : { orgId: scope.orgId, memberIds: scope.memberIds };
 
 /** Restricts a contacts query to what a scope may see: the organisation, or the owners of a team. */
-function inScope<Q extends ContactQuery>(query: Q, kind: ScopeShape, p: Placeholders<ScopeParams>): Q {
+function inScope<Q extends ContactQuery>(query: Q, p: Placeholders<ScopeParams>): Q {
   const q = query.where('contacts.org_id', '=', p.orgId) as Q;
-  return kind === 'organisation' ? q : (q.where('contacts.owner_id', 'in', p.memberIds!) as Q);
+  return p.memberIds ? (q.where('contacts.owner_id', 'in', p.memberIds) as Q) : q;
 }
 
-const visibleContacts = prepared<ScopeShape, ScopeParams & { ids: number[] }, Contact>('visible contacts', (db, kind, p) =>
-  inScope(db.selectFrom('contacts'), kind, p).selectAll().where('id', 'in', p.ids));
+const visibleContacts = prepared<null, ScopeParams & { ids: number[] }, Contact>('visible contacts', (db, _, p) =>
+  inScope(db.selectFrom('contacts'), p).selectAll().where('id', 'in', p.ids));
 
 export async function findVisibleContacts(db: Db, scope: Scope, ids: number[]): Promise<Contact[]> {
   if (!ids.length) return [];
-  return visibleContacts(db, scope.kind, { ...scopeParams(scope), ids });
+  return visibleContacts(db, null, { ...scopeParams(scope), ids });
 }
 
 /** The next term after every term that starts with `prefix`, for an index range instead of LIKE. */
@@ -49,20 +48,8 @@ const SORT_COLUMNS: Record<ContactSortColumn, 'id' | 'updated_at' | 'first_name'
   rating: 'rating',
 };
 
-/** Which filters and order a list query has: what changes its SQL. */
-type ListShape = {
-  scope: ScopeShape;
-  trashed: boolean;
-  archived: boolean;
-  folder: boolean;
-  updated: 'from' | 'to' | null;
-  newToo: boolean;
-  createdFrom: boolean;
-  createdTo: boolean;
-  email: boolean;
-  tag: boolean;
-  search: boolean;
-};
+/** What changes a list query's SQL beyond which filter values it is given. */
+type ListShape = { trashed: boolean; archived: boolean; newToo: boolean };
 type ListParams = ScopeParams & {
   folderId?: number; updatedFrom?: string; updatedTo?: string; createdFrom?: string; createdTo?: string; email?: string; tagId?: number;
   termStarts?: string[]; termEnds?: string[];
@@ -84,44 +71,31 @@ function listPlan(scope: Scope, q: ListContactsQuery): { shape: ListShape; param
     params.termStarts = searchTerms(q.search);
     params.termEnds = params.termStarts.map(prefixEnd);
   }
-  const shape: ListShape = {
-    scope: scope.kind,
-    trashed: q.include_trashed,
-    archived: q.include_archived,
-    folder: !!folderId,
-    updated: q.updated_from ? 'from' : q.update_to ? 'to' : null,
-    // Without include_new an updated_from search is about changes to contacts that already existed.
-    newToo: !!q.include_new,
-    createdFrom: !!q.created_from,
-    createdTo: !!q.created_to,
-    email: !!q.email_address,
-    tag: !!q.tag_id,
-    search: !!q.search,
-  };
-  return { shape, params };
+  // Without include_new an updated_from search is about changes to contacts that already existed.
+  return { shape: { trashed: q.include_trashed, archived: q.include_archived, newToo: !!q.include_new }, params };
 }
 
 function applyFilters(query: ContactQuery, s: ListShape, p: Placeholders<ListParams>): ContactQuery {
-  let x = inScope(query, s.scope, p);
+  let x = inScope(query, p);
   if (!s.trashed) x = x.where('contacts.trashed', '=', 0);
   if (!s.archived) x = x.where('contacts.archived', '=', 0);
-  if (s.folder) x = x.where('contacts.folder_id', '=', p.folderId!);
-  if (s.updated === 'from') {
-    x = x.where('contacts.updated_at', '>=', p.updatedFrom!).where('contacts.updated_at', '<=', p.updatedTo!);
-    if (!s.newToo) x = x.where('contacts.created_at', '<', p.updatedFrom!);
-  } else if (s.updated === 'to') x = x.where('contacts.updated_at', '<=', p.updatedTo!);
-  if (s.createdFrom) x = x.where('contacts.created_at', '>=', p.createdFrom!);
-  if (s.createdTo) x = x.where('contacts.created_at', '<=', p.createdTo!);
-  if (s.email) x = x.where('contacts.id', 'in', (eb: Eb) => eb.selectFrom('contact_emails').select('contact_id').where('email_lc', '=', p.email!));
-  if (s.tag) x = x.where('contacts.id', 'in', (eb: Eb) => eb.selectFrom('contact_tags').select('contact_id').where('tag_id', '=', p.tagId!));
-  if (s.search) {
-    const ends = p.termEnds!;
+  if (p.folderId) x = x.where('contacts.folder_id', '=', p.folderId);
+  if (p.updatedFrom) {
+    x = x.where('contacts.updated_at', '>=', p.updatedFrom).where('contacts.updated_at', '<=', p.updatedTo!);
+    if (!s.newToo) x = x.where('contacts.created_at', '<', p.updatedFrom);
+  } else if (p.updatedTo) x = x.where('contacts.updated_at', '<=', p.updatedTo);
+  if (p.createdFrom) x = x.where('contacts.created_at', '>=', p.createdFrom);
+  if (p.createdTo) x = x.where('contacts.created_at', '<=', p.createdTo);
+  const { email, tagId, termStarts, termEnds } = p;
+  if (email) x = x.where('contacts.id', 'in', (eb: Eb) => eb.selectFrom('contact_emails').select('contact_id').where('email_lc', '=', email));
+  if (tagId) x = x.where('contacts.id', 'in', (eb: Eb) => eb.selectFrom('contact_tags').select('contact_id').where('tag_id', '=', tagId));
+  if (termStarts && termEnds) {
     x = x.where('contacts.id', 'in', (eb: Eb) =>
       eb
         .selectFrom('contact_search_terms')
         .select('contact_id')
         .where('org_id', '=', p.orgId)
-        .where((w) => w.or(p.termStarts!.map((start, i) => w.and([w('term', '>=', start), w('term', '<', ends[i]!)])))),
+        .where((w) => w.or(termStarts.map((start, i) => w.and([w('term', '>=', start), w('term', '<', termEnds[i]!)])))),
     );
   }
   return x;
@@ -149,13 +123,15 @@ const contactsPage = prepared<PageShape, ListParams & { limit: number; offset: n
 const contactsCount = prepared<ListShape, ListParams, { n: number }>('contacts count', (db, s, p) =>
   applyFilters(db.selectFrom('contacts'), s, p).select((eb) => eb.fn.countAll<number>().as('n')));
 
-/** A list filtered only by scope, folder and state: its total is a sum of kept counts (contact-counts.ts). */
-const isCounted = (s: ListShape) => !s.updated && !s.createdFrom && !s.createdTo && !s.email && !s.tag && !s.search;
+/** The values of a list filtered only by scope, folder and state, whose total is a sum of kept counts. */
+type CountedParams = Pick<ListParams, 'orgId' | 'memberIds' | 'folderId'>;
+const COUNTED = new Set<string>(['orgId', 'memberIds', 'folderId'] satisfies (keyof CountedParams)[]);
+const isCounted = (p: ListParams): p is CountedParams => Object.keys(p).every((name) => COUNTED.has(name));
 
-const countedTotal = prepared<ListShape, ListParams, { n: number | null }>('contacts counted', (db, s, p) => {
+const countedTotal = prepared<ListShape, CountedParams, { n: number | null }>('contacts counted', (db, s, p) => {
   let q = db.selectFrom('contact_counts').select((eb) => eb.fn.sum<number>('n').as('n')).where('org_id', '=', p.orgId);
-  if (s.scope === 'team') q = q.where('owner_id', 'in', p.memberIds!);
-  if (s.folder) q = q.where('folder_key', '=', p.folderId!);
+  if (p.memberIds) q = q.where('owner_id', 'in', p.memberIds);
+  if (p.folderId) q = q.where('folder_key', '=', p.folderId);
   if (!s.trashed) q = q.where('trashed', '=', 0);
   if (!s.archived) q = q.where('archived', '=', 0);
   return q;
@@ -164,12 +140,9 @@ const countedTotal = prepared<ListShape, ListParams, { n: number | null }>('cont
 export async function listContacts(db: Db, scope: Scope, q: ListContactsQuery) {
   const { shape, params } = listPlan(scope, q);
   const page = { ...shape, sort: q.sort_by, direction: q.sort_order === 'ASC' ? 'asc' : 'desc' } as const;
-  const { folderId, orgId, memberIds } = params;
   const [rows, count] = await Promise.all([
     contactsPage(db, page, { ...params, limit: q.page_size, offset: (q.page - 1) * q.page_size }),
-    isCounted(shape)
-      ? countedTotal(db, shape, { orgId, ...(memberIds && { memberIds }), ...(folderId && { folderId }) })
-      : contactsCount(db, shape, params),
+    isCounted(params) ? countedTotal(db, shape, params) : contactsCount(db, shape, params),
   ]);
   return { rows, total: Number(count[0]?.n ?? 0) };
 }
@@ -213,8 +186,7 @@ const detailQueries = {
 export async function loadDetails(db: Db, contacts: Pick<Contact, 'id' | 'folder_id' | 'detail_kinds'>[]) {
   const ids = contacts.map((c) => c.id);
   const folderIds = [...new Set(contacts.map((c) => c.folder_id).filter((id): id is number => id !== null))];
-  // A row read without detail_kinds (not selectAll) counts as having every kind: never skip what may be there.
-  const kinds = contacts.reduce((all, c) => all | (typeof c.detail_kinds === 'number' ? c.detail_kinds : ~0), 0);
+  const kinds = contacts.reduce((all, c) => all | c.detail_kinds, 0);
   const q = detailQueries;
   const sparse = <Row>(kind: keyof typeof DETAIL_KINDS, load: (db: Db, ids: number[]) => Promise<Row[]>): Promise<Row[]> =>
     (kinds & DETAIL_KINDS[kind] ? load(db, ids) : Promise.resolve([]));
