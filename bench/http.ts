@@ -26,9 +26,11 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-export async function startServer(dbFile: string): Promise<RunningServer> {
+export async function startServer(dbFile: string, settings: NodeJS.ProcessEnv = {}): Promise<RunningServer> {
   const port = await freePort();
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: `sqlite:${dbFile}`, DEMO_DATA: '0', LOG_LEVEL: 'warn' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: `sqlite:${dbFile}`, DEMO_DATA: '0', LOG_LEVEL: 'warn', ...settings,
+  };
   // The key must come from the file beside the database, the one the bench derived its tokens from.
   delete env.SECRET_KEY;
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });

@@ -19,6 +19,7 @@ const schema = z
     SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(60),
     SESSION_MAX_HOURS: z.coerce.number().int().min(1).max(24 * 30).default(12),
     WORKERS: z.coerce.number().int().min(1).max(64).default(DEFAULT_WORKERS),
+    RECORD_CACHE_SIZE: z.coerce.number().int().min(0).max(10_000_000).default(20_000),
   })
   .transform((env) => ({
     port: env.PORT,
@@ -30,6 +31,7 @@ const schema = z
     demoData: env.DEMO_DATA === '1',
     session: { idleSeconds: env.SESSION_IDLE_MINUTES * 60, maxSeconds: env.SESSION_MAX_HOURS * 3600 },
     workers: env.WORKERS,
+    recordCacheSize: env.RECORD_CACHE_SIZE,
   }));
 
 export type Config = z.output<typeof schema>;

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createApp, createHttpServer } from './app.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
-import type { Context } from './context.js';
+import { createContext } from './context.js';
 import { openStore, sqlitePath } from './db/database.js';
 import { loadSecretKey } from './auth/secret-key.js';
 import { createLogger, type Logger } from './lib/logger.js';
@@ -44,7 +44,7 @@ async function prepareStore(config: Config, logger: Logger): Promise<DemoLogin[]
     const empty = !(await store.db.selectFrom('organisations').select('id').limit(1).executeTakeFirst());
     if (!empty || !config.demoData) return [];
     const started = Date.now();
-    const ctx: Context = { store, config, logger, secretKey: loadSecretKey(config.secretKey, sqlitePath(config.databaseUrl)) };
+    const ctx = createContext({ store, config, logger, secretKey: loadSecretKey(config.secretKey, sqlitePath(config.databaseUrl)) });
     const logins = await seedDemo(ctx);
     logger.info({ ms: Date.now() - started }, 'demo data seeded');
     return logins;
@@ -56,7 +56,7 @@ async function prepareStore(config: Config, logger: Logger): Promise<DemoLogin[]
 /** Serves the API and the web app until SIGTERM or SIGINT; answers the port it listens on. */
 async function serve(config: Config, logger: Logger): Promise<number> {
   const store = await openStore(config.databaseUrl);
-  const ctx: Context = { store, config, logger, secretKey: loadSecretKey(config.secretKey, sqlitePath(config.databaseUrl)) };
+  const ctx = createContext({ store, config, logger, secretKey: loadSecretKey(config.secretKey, sqlitePath(config.databaseUrl)) });
   const staticDir = path.join(root, 'dist');
   if (!fs.existsSync(path.join(staticDir, 'index.html')) && !cluster.isWorker) logger.warn('web app not built (run npm run build); serving the API only');
   const server = createHttpServer(createApp(ctx, { staticDir })).listen(config.port, config.host);

@@ -9,6 +9,7 @@ import type { Database } from './schema.js';
 import * as initial from './migrations/0001-initial.js';
 import * as contactCounts from './migrations/0002-contact-counts.js';
 import * as detailKinds from './migrations/0003-contact-detail-kinds.js';
+import * as recordVersions from './migrations/0004-record-versions.js';
 import { GroupCommit } from './group-commit.js';
 
 export type Db = Kysely<Database>;
@@ -28,6 +29,7 @@ export const migrations: Record<string, Migration> = {
   '0001-initial': initial,
   '0002-contact-counts': contactCounts,
   '0003-contact-detail-kinds': detailKinds,
+  '0004-record-versions': recordVersions,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

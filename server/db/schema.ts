@@ -7,7 +7,13 @@ type Flag = ColumnType<number, number | undefined, number>;
 /** Text columns that default to '' when an insert leaves them out. */
 type Text = ColumnType<string, string | undefined, string>;
 
-export type OrganisationsTable = { id: Id; name: string; created_at: Timestamp };
+export type OrganisationsTable = {
+  id: Id;
+  name: string;
+  /** Counts the writes to what contact records show from outside the contact (record-cache.ts). */
+  catalog_version: Flag;
+  created_at: Timestamp;
+};
 
 export type MemberRole = 'vendor' | 'manager' | 'member';
 
@@ -113,6 +119,8 @@ export type ContactsTable = {
   last_call_time: Timestamp | null;
   /** Bits of the sparse detail tables that may hold rows for this contact (DETAIL_KINDS in contact-writes.ts). */
   detail_kinds: Flag;
+  /** Counts the writes to the contact's row and its own detail rows (record-cache.ts). */
+  version: Flag;
   created_at: Timestamp;
   updated_at: Timestamp;
   trashed_at: Timestamp | null;

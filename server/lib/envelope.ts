@@ -19,8 +19,15 @@ export function sendSuccess(res: Response, status: number, key: string, body: un
 }
 
 /** A list nests its array under the same key as the wrapper, beside the paging fields. */
-export function sendList(res: Response, key: string, items: unknown, meta: PageMeta, extra: Record<string, unknown> = {}) {
-  sendSuccess(res, 200, key, { [key]: items, ...meta, ...extra });
+export function sendList(res: Response, key: string, items: object[], meta: PageMeta, extra: Record<string, unknown> = {}) {
+  sendSerializedList(res, key, items.map((item) => JSON.stringify(item)), meta, extra);
+}
+
+/** `sendList` for items already serialized (record-cache.ts): the same bytes, without serializing them again. */
+export function sendSerializedList(res: Response, key: string, items: string[], meta: PageMeta, extra: Record<string, unknown> = {}) {
+  const name = JSON.stringify(key);
+  const rest = JSON.stringify({ ...meta, ...extra }).slice(1);
+  res.status(200).set('Content-Type', 'application/json').send(`{"http_status":200,"status":"success",${name}:{${name}:[${items.join(',')}],${rest}}`);
 }
 
 export function sendNoContent(res: Response) {

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createApp, createHttpServer } from '../app.js';
 import { loadConfig } from '../config.js';
-import type { Context } from '../context.js';
+import { type Context, createContext } from '../context.js';
 import { openStore } from '../db/database.js';
 import type { Member } from '../db/schema.js';
 import { personalToken } from '../auth/tokens.js';
@@ -37,7 +37,7 @@ export async function startServer(): Promise<TestServer> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ringbook-test-'));
   const config = loadConfig({ DATABASE_URL: `sqlite:${path.join(dir, 'test.db')}`, LOG_LEVEL: 'silent', PORT: '0' });
   const store = await openStore(config.databaseUrl);
-  const ctx: Context = { store, config, secretKey: crypto.randomBytes(32), logger: createLogger('silent') };
+  const ctx = createContext({ store, config, secretKey: crypto.randomBytes(32), logger: createLogger('silent') });
   const server = createHttpServer(createApp(ctx)).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -103,18 +103,21 @@ function applyFilters(query: ContactQuery, s: ListShape, p: Placeholders<ListPar
 
 type PageShape = ListShape & { sort: ContactSortColumn; direction: 'asc' | 'desc' };
 
-/** The columns of a contact that its record shows (contacts.serializer.ts): a page reads no others. */
+/** The columns of a contact that its record shows (contacts.serializer.ts), and its version (record-cache.ts). */
 const RECORD_COLUMNS = [
   'id', 'owner_id', 'folder_id', 'first_name', 'last_name', 'original_ip', 'unique_id', 'ad_code', 'language', 'region', 'time_zone',
   'location_name', 'latitude', 'longitude', 'raw_zip', 'raw_phone', 'last_login', 'total_logins', 'points', 'do_not_call', 'call_result',
   'gender', 'date_of_birth', 'site_id', 'archived', 'trashed', 'removed', 'viewed', 'rating', 'contacted_at', 'consent_date', 'lead_id',
-  'total_calls', 'last_call_time', 'detail_kinds', 'created_at', 'updated_at',
+  'total_calls', 'last_call_time', 'detail_kinds', 'version', 'created_at', 'updated_at',
 ] as const;
 export type RecordRow = Pick<Contact, (typeof RECORD_COLUMNS)[number]>;
 
-const contactsPage = prepared<PageShape, ListParams & { limit: number; offset: number }, RecordRow>('contacts page', (db, s, p) => {
+/** A page is its contacts' ids and versions: their records mostly come from the record cache. */
+export type PageRow = Pick<Contact, 'id' | 'version'>;
+
+const contactsPage = prepared<PageShape, ListParams & { limit: number; offset: number }, PageRow>('contacts page', (db, s, p) => {
   const column = SORT_COLUMNS[s.sort];
-  let rows = applyFilters(db.selectFrom('contacts'), s, p).select(RECORD_COLUMNS.map((c) => `contacts.${c}` as const))
+  let rows = applyFilters(db.selectFrom('contacts'), s, p).select(['contacts.id', 'contacts.version'])
     .orderBy(`contacts.${column}`, s.direction);
   if (column !== 'id') rows = rows.orderBy('contacts.id', s.direction);
   return rows.limit(p.limit).offset(p.offset);
@@ -178,6 +181,9 @@ const detailQueries = {
   crm: ofContacts('contact crm links', (db, ids) => db.selectFrom('contact_crm_links').selectAll().where('contact_id', 'in', ids).orderBy('id')),
   folders: ofContacts('contact folders', (db, ids) => db.selectFrom('folders').selectAll().where('id', 'in', ids)),
 };
+
+/** The rows of these contacts that their records are built from, in no particular order; deleted ones are left out. */
+export const recordRows = ofContacts<RecordRow>('contact record rows', (db, ids) => db.selectFrom('contacts').select(RECORD_COLUMNS).where('id', 'in', ids));
 
 /**
  * Everything a contact record shows beyond its own row, for a non-empty list of contacts at once: one query

@@ -6,7 +6,7 @@ import {
   activitiesQuery, contactIdParam, createContactBody, deleteContactsBody, deleteContactsQuery, listContactsQuery, updateContactBody,
 } from '../../contracts/contacts.js';
 import { paging } from '../../contracts/common.js';
-import { pageMeta, sendList, sendNoContent, sendSuccess } from '../../lib/envelope.js';
+import { pageMeta, sendList, sendNoContent, sendSerializedList, sendSuccess } from '../../lib/envelope.js';
 import { addSeconds, now, timestampOrZero } from '../../lib/time.js';
 import { parse } from '../../lib/validate.js';
 import { listActivities, listAudit } from './contact-history.js';
@@ -22,7 +22,7 @@ export function contactsRouter(ctx: Context): Router {
     const auth = authOf(req);
     const query = parse(listContactsQuery, req.query);
     const { records, total } = await service.listContacts(ctx, auth, query);
-    sendList(res, 'contacts', records, pageMeta({ page: query.page, pageSize: query.page_size }, total), {
+    sendSerializedList(res, 'contacts', records, pageMeta({ page: query.page, pageSize: query.page_size }, total), {
       member_user_id: String(auth.member.id),
     });
   });

@@ -13,14 +13,33 @@ import { ActivityType, recordChange } from './contact-history.js';
 import { auditChanges, columnChanges, type ContactInput, detailKindsOf, writeChildren } from './contact-writes.js';
 import * as repo from './contacts.repository.js';
 import { contactRecords } from './contacts.serializer.js';
+import { catalogVersion, nextVersion } from './record-cache.js';
 
 export async function presentContacts(db: Db, contacts: repo.RecordRow[]) {
   return contacts.length ? contactRecords(contacts, await repo.loadDetails(db, contacts)) : [];
 }
 
+/** A page of contacts as serialized records, each from the record cache when it holds the contact at its version. */
 export async function listContacts(ctx: Context, auth: AuthContext, query: ListContactsQuery) {
-  const { rows, total } = await repo.listContacts(ctx.store.db, auth.scope, query);
-  return { records: await presentContacts(ctx.store.db, rows), total };
+  const { db } = ctx.store;
+  const { rows, total } = await repo.listContacts(db, auth.scope, query);
+  if (!rows.length) return { records: [], total };
+  const catalog = await catalogVersion(db, auth.scope.orgId);
+  const kept = rows.map((row) => ctx.records.get(row.id, row.version, catalog));
+  const missing = rows.filter((_, i) => kept[i] === undefined).map((row) => row.id);
+  if (!missing.length) return { records: kept as string[], total };
+  // Read after the versions above, so what is built is at least as new as the versions it is kept under.
+  const fresh = await repo.recordRows(db, missing);
+  const built = new Map<number, string>();
+  (await presentContacts(db, fresh)).forEach((record, i) => {
+    const { id, version } = fresh[i]!;
+    const json = JSON.stringify(record);
+    ctx.records.set(id, version, catalog, json);
+    built.set(id, json);
+  });
+  // A contact deleted since the page was read is left out.
+  const records = rows.flatMap((row, i) => kept[i] ?? built.get(row.id) ?? []);
+  return { records, total };
 }
 
 /** A contact the caller may see; anything else is "not found", whether it exists or not. */
@@ -124,7 +143,7 @@ async function applyUpdate(tx: Db, auth: AuthContext, contact: Contact, body: Co
   const audit = auditChanges(contact, changes);
   const kinds = detailKindsOf(body);
   const updated = await tx.updateTable('contacts')
-    .set((eb) => ({ ...changes, ...(kinds && { detail_kinds: eb('detail_kinds', '|', kinds) }), updated_at: at }))
+    .set((eb) => ({ ...changes, ...(kinds && { detail_kinds: eb('detail_kinds', '|', kinds) }), version: nextVersion(eb), updated_at: at }))
     .where('id', '=', contact.id).returningAll().executeTakeFirstOrThrow();
   await adjustCounts(tx, [contact], [updated]);
   await writeChildren(tx, updated, body, auth.member.id, at, false);
@@ -163,7 +182,7 @@ export async function deleteContacts(ctx: Context, auth: AuthContext, ids: numbe
     const trashing = visible.filter((c) => !c.trashed);
     const toTrash = trashing.map((c) => c.id);
     if (!toTrash.length) return;
-    await tx.updateTable('contacts').set({ trashed: 1, trashed_at: at, updated_at: at }).where('id', 'in', toTrash).execute();
+    await tx.updateTable('contacts').set((eb) => ({ trashed: 1, trashed_at: at, version: nextVersion(eb), updated_at: at })).where('id', 'in', toTrash).execute();
     await adjustCounts(tx, trashing, trashing.map((c) => ({ ...c, trashed: 1 })));
     await recordChange(tx, {
       contactIds: toTrash, memberId: auth.member.id, at, activity: ActivityType.trashed, text: 'Contact moved to the trash',

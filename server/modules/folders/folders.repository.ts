@@ -2,6 +2,7 @@ import type { Db } from '../../db/database.js';
 import type { Folder, FoldersTable } from '../../db/schema.js';
 import type { Insertable, Updateable } from 'kysely';
 import { moveCounts } from '../contacts/contact-counts.js';
+import { bumpCatalog, nextVersion } from '../contacts/record-cache.js';
 
 export const findFolder = (db: Db, orgId: number, id: number) =>
   db.selectFrom('folders').selectAll().where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
@@ -47,8 +48,12 @@ export async function siblingNames(db: Db, orgId: number, parentId: number | nul
 export const insertFolder = (db: Db, values: Insertable<FoldersTable>) =>
   db.insertInto('folders').values(values).returningAll().executeTakeFirstOrThrow();
 
-export const updateFolder = (db: Db, id: number, values: Updateable<FoldersTable>) =>
-  db.updateTable('folders').set(values).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+/** Contact records show their folder's name and description: a change to a folder changes its organisation's catalog. */
+export async function updateFolder(db: Db, id: number, values: Updateable<FoldersTable>) {
+  const folder = await db.updateTable('folders').set(values).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+  await bumpCatalog(db, folder.org_id);
+  return folder;
+}
 
 export type FolderRemoval = {
   orgId: number; folderId: number; subFolderIds: number[]; targetId: number | null; at: string; actorId: number;
@@ -72,7 +77,7 @@ export async function deleteFoldersInto(db: Db, r: FolderRemoval) {
     .execute();
   await db
     .updateTable('contacts')
-    .set({ folder_id: r.targetId, updated_at: r.at })
+    .set((eb) => ({ folder_id: r.targetId, version: nextVersion(eb), updated_at: r.at }))
     .where('org_id', '=', r.orgId)
     .where('folder_id', 'in', folderIds)
     .execute();

@@ -1,6 +1,7 @@
 import type { Db } from '../../db/database.js';
 import { prepared } from '../../db/prepared.js';
 import { moveCounts } from '../contacts/contact-counts.js';
+import { bumpCatalog, nextVersion } from '../contacts/record-cache.js';
 import type { Member, MemberUpdate, NewMember } from '../../db/schema.js';
 
 const memberById = prepared<null, { id: number }, Member>('member by id', (db, _, p) => db.selectFrom('members').selectAll().where('id', '=', p.id));
@@ -14,8 +15,11 @@ export async function insertMember(db: Db, values: NewMember): Promise<Member> {
   return db.insertInto('members').values(values).returningAll().executeTakeFirstOrThrow();
 }
 
+/** Contact records show their notes' authors by name: a change to a member's names changes its organisation's catalog. */
 export async function updateMember(db: Db, id: number, values: MemberUpdate): Promise<Member> {
-  return db.updateTable('members').set(values).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+  const member = await db.updateTable('members').set(values).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+  if (values.first_name !== undefined || values.last_name !== undefined || values.username !== undefined) await bumpCatalog(db, member.org_id);
+  return member;
 }
 
 /** Ids of a member and everyone beneath it in the team tree, at any depth. */
@@ -69,8 +73,10 @@ export async function deleteMemberInto(db: Db, member: Member, heirId: number, a
         .where('owner_id', '=', member.id),
     )
     .execute();
-  await db.updateTable('contacts').set({ owner_id: heirId, updated_at: at }).where('owner_id', '=', member.id).execute();
+  await db.updateTable('contacts').set((eb) => ({ owner_id: heirId, version: nextVersion(eb), updated_at: at })).where('owner_id', '=', member.id).execute();
   await moveCounts(db, { orgId: member.org_id, ownerId: member.id }, { ownerId: heirId });
   await db.updateTable('members').set({ parent_id: heirId, updated_at: at }).where('parent_id', '=', member.id).execute();
   await db.deleteFrom('members').where('id', '=', member.id).execute();
+  // Notes it wrote on contacts it did not own now show no author.
+  await bumpCatalog(db, member.org_id);
 }

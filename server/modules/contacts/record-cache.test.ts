@@ -1,0 +1,143 @@
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp, createHttpServer } from '../../app.js';
+import { createContext } from '../../context.js';
+import type { Member } from '../../db/schema.js';
+import { type Caller, caller, serverWithTeam, type Team, type TestServer } from '../../test/harness.js';
+import { RecordCache } from './record-cache.js';
+
+describe('RecordCache', () => {
+  it('answers a record only at the contact version and catalog version it was kept under', () => {
+    const cache = new RecordCache(10);
+    cache.set(1, 3, 7, '{"a":1}');
+    expect(cache.get(1, 3, 7)).toBe('{"a":1}');
+    expect(cache.get(1, 4, 7)).toBeUndefined();
+    expect(cache.get(1, 3, 8)).toBeUndefined();
+    expect(cache.get(2, 3, 7)).toBeUndefined();
+    cache.set(1, 4, 7, '{"a":2}');
+    expect(cache.get(1, 4, 7)).toBe('{"a":2}');
+    expect(cache.size).toBe(1);
+  });
+
+  it('drops the least recently used record past its capacity', () => {
+    const cache = new RecordCache(2);
+    cache.set(1, 0, 0, 'one');
+    cache.set(2, 0, 0, 'two');
+    expect(cache.get(1, 0, 0)).toBe('one');
+    cache.set(3, 0, 0, 'three');
+    expect(cache.get(2, 0, 0)).toBeUndefined();
+    expect(cache.get(1, 0, 0)).toBe('one');
+    expect(cache.get(3, 0, 0)).toBe('three');
+    expect(cache.size).toBe(2);
+  });
+
+  it('keeps nothing with capacity 0', () => {
+    const cache = new RecordCache(0);
+    cache.set(1, 0, 0, 'one');
+    expect(cache.get(1, 0, 0)).toBeUndefined();
+    expect(cache.size).toBe(0);
+  });
+});
+
+/*
+ * Lists serve records from the record cache; GET /contacts/{id} always builds the record afresh. After each kind
+ * of write, every record a list shows must equal the fresh one. The lists run on one app and the writes on a
+ * second app over the same store, with its own cache, as two server processes would: nothing but the versions
+ * in the store can tell the first app that a record changed.
+ */
+let server: TestServer;
+let team: Team;
+let reader: (member: Member) => Caller;
+let writer: (member: Member) => Caller;
+let closeWriter: () => Promise<void>;
+
+beforeAll(async () => {
+  ({ server, team, api: reader } = await serverWithTeam());
+  const { store, config, secretKey, logger } = server.ctx;
+  const second = createHttpServer(createApp(createContext({ store, config, secretKey, logger }))).listen(0, '127.0.0.1');
+  await new Promise((resolve) => second.once('listening', resolve));
+  const url = `http://127.0.0.1:${(second.address() as AddressInfo).port}`;
+  writer = (member) => caller(url, { authorization: `Bearer ${server.tokenOf(member)}` });
+  closeWriter = () => new Promise((resolve) => second.close(() => resolve()));
+});
+afterAll(async () => {
+  await closeWriter?.();
+  await server?.close();
+});
+
+const ALL = '/rest/1/contacts?page_size=100&include_trashed=1&include_archived=1';
+const idOf = (reply: { body: any }) => reply.body.contacts.contacts.contact_user_id as string;
+
+/** Every record the member's list shows, each compared with a fresh GET of it; answers the listed records. */
+async function expectListedRecordsFresh(member: Member) {
+  const list = await reader(member).get(ALL);
+  expect(list.status, list.text).toBe(200);
+  const listed: any[] = list.body.contacts.contacts;
+  for (const record of listed) {
+    const fresh = await reader(member).get(`/rest/1/contacts/${record.contact_user_id}`);
+    expect(record, `contact ${record.contact_user_id}`).toEqual(fresh.body.contacts.contacts[0]);
+  }
+  return listed;
+}
+
+const listedOf = async (member: Member, id: string) => (await reader(member).get(ALL)).body.contacts.contacts.find((c: any) => c.contact_user_id === id);
+
+it('shows every write in the next list, whichever process made it', async () => {
+  const vendor = writer(team.vendor);
+  const folder = (await vendor.post('/rest/1/folders', { name: 'Leads', description: 'New ones' })).body.folders['0'].folder_id as string;
+  const other = (await vendor.post('/rest/1/folders', { name: 'Others' })).body.folders['0'].folder_id as string;
+  const rep = writer(team.rep);
+  const ada = idOf(await rep.post('/rest/1/contacts', { first_name: 'Ada', email: 'ada@example.com', phone: '6175550101', category_id: folder, notes: 'First call' }));
+  const ben = idOf(await rep.post('/rest/1/contacts', { first_name: 'Ben', tags: ['Warm'], custom_fields: [{ name: 'Company', type: 1, value: 'Acme' }], category_id: folder }));
+  const cy = idOf(await rep.post('/rest/1/contacts', { first_name: 'Cy', category_id: other }));
+  await expectListedRecordsFresh(team.rep);
+  await expectListedRecordsFresh(team.vendor);
+
+  // The contact's own row and detail rows: fields, phones and e-mails, notes, tags, custom values, other details.
+  await rep.put(`/rest/1/contacts/${ada}`, { last_name: 'Lovelace', email: 'ada@lovelace.example.com', phone: '6175550199', rating: 5 });
+  await rep.put(`/rest/1/contacts/${ben}`, {
+    notes: 'Sent a quote', tags: ['Hot'], custom_fields: [{ name: 'Company', type: 1, value: 'Acme Inc' }], city: 'Boston',
+    additional_name: [{ first_name: 'Benjamin', last_name: 'B' }], question: ['Budget?'], answer: ['Large'],
+    social_accounts: [{ type: 1, account: 'twitter.com/ben' }], additional_phone: [{ number: '6175550123', type: 2 }],
+  });
+  expect((await listedOf(team.rep, ben)).notes.notes).toMatch(/Sent a quote/);
+  await expectListedRecordsFresh(team.rep);
+
+  // A duplicate create updates the contact it matches.
+  await rep.post('/rest/1/contacts', { first_name: 'Ada', last_name: 'King', email: 'ada@lovelace.example.com' });
+  expect((await listedOf(team.rep, ada)).last_name).toBe('King');
+  await expectListedRecordsFresh(team.rep);
+
+  // A move, a transfer within the team, the trash.
+  await rep.put(`/rest/1/contacts/${ada}`, { category_id: other });
+  await writer(team.manager).put(`/rest/1/contacts/${cy}`, { transfer_to_user_id: team.teammate.id });
+  await rep.delete(`/rest/1/contacts/${ben}`);
+  expect((await listedOf(team.rep, ben)).trashed).toBe('1');
+  await expectListedRecordsFresh(team.rep);
+  await expectListedRecordsFresh(team.manager);
+
+  // What records show from outside the contact: its folder's name and description, its note authors' names.
+  await vendor.put(`/rest/1/folders/${other}`, { name: 'Customers', description: 'Signed' });
+  expect((await listedOf(team.rep, ada)).category).toEqual({ category_id: other, name: 'Customers', description: 'Signed' });
+  await expectListedRecordsFresh(team.rep);
+  await vendor.put(`/rest/1/members/${team.rep.id}`, { first_name: 'Richard' });
+  expect((await listedOf(team.rep, ada)).notes.notes).toMatch(/Richard Test: First call/);
+  await expectListedRecordsFresh(team.rep);
+
+  // A folder deleted into another.
+  expect((await vendor.delete(`/rest/1/folders/${other}?move_folder_id=${folder}`)).status).toBe(204);
+  expect((await listedOf(team.rep, ada)).category.name).toBe('Leads');
+  await expectListedRecordsFresh(team.rep);
+  await expectListedRecordsFresh(team.vendor);
+
+  // A member removed: its contacts pass to the member above it, and its notes on others' contacts lose its name.
+  await writer(team.manager).put(`/rest/1/contacts/${ada}`, { notes: 'Manager checked in' });
+  await writer(team.manager).post('/rest/1/contacts', { first_name: 'Dee', category_id: folder });
+  expect((await listedOf(team.rep, ada)).notes.notes).toMatch(/Mona Test: Manager checked in/);
+  await expectListedRecordsFresh(team.vendor);
+  expect((await vendor.delete(`/rest/1/members/${team.manager.id}`)).status).toBe(204);
+  expect((await listedOf(team.rep, ada)).notes.notes).toMatch(/API: Manager checked in/);
+  await expectListedRecordsFresh(team.rep);
+  const passedOn = await expectListedRecordsFresh(team.vendor);
+  expect(passedOn.find((c) => c.first_name === 'Dee')).toMatchObject({ owner_id: String(team.vendor.id) });
+});

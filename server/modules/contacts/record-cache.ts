@@ -1,0 +1,65 @@
+import type { ExpressionBuilder } from 'kysely';
+import type { Db } from '../../db/database.js';
+import { prepared } from '../../db/prepared.js';
+import type { Database } from '../../db/schema.js';
+
+/*
+ * A contact's record (contacts.serializer.ts) is built from its row, up to eleven detail tables and the
+ * organisation's folders, tags, custom fields and member names, then serialized: most of what a list costs.
+ * Each server process keeps the serialized records it has built, and a list reads only each contact's id and
+ * version, then builds the records it does not hold at that version.
+ *
+ * A kept record is used only while both numbers it was built under still hold:
+ * - `contacts.version`, which every write to the contact's row or to its own detail rows raises in the same
+ *   statement as the row's update (`nextVersion`);
+ * - `organisations.catalog_version`, which every write to what records show from outside the contact raises in
+ *   the same transaction (`bumpCatalog`): a folder's name or description, a member's names, a tag's title, a
+ *   custom field's name, type or order.
+ * Both are read before the record is built, so a kept record is never older than the numbers it is kept under.
+ * Processes share nothing but the store, and the numbers come from the store, so a write in one process is seen
+ * by the next list in every other. Contact ids are never reused (AUTOINCREMENT / identity).
+ */
+
+type Entry = { version: number; catalog: number; json: string };
+
+/** Serialized contact records by contact id, the least recently used dropped past `capacity`; 0 keeps none. */
+export class RecordCache {
+  private readonly entries = new Map<number, Entry>();
+
+  constructor(readonly capacity: number) {}
+
+  get size() {
+    return this.entries.size;
+  }
+
+  get(id: number, version: number, catalog: number): string | undefined {
+    const entry = this.entries.get(id);
+    if (!entry || entry.version !== version || entry.catalog !== catalog) return undefined;
+    // Map keeps insertion order: moving the entry to the end keeps the least recently used first.
+    this.entries.delete(id);
+    this.entries.set(id, entry);
+    return entry.json;
+  }
+
+  set(id: number, version: number, catalog: number, json: string) {
+    if (this.capacity === 0) return;
+    this.entries.delete(id);
+    this.entries.set(id, { version, catalog, json });
+    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
+  }
+}
+
+/** The value that raises a contact's version by one: put it in every update of `contacts` rows. */
+export const nextVersion = (eb: ExpressionBuilder<Database, 'contacts'>) => eb('contacts.version', '+', 1);
+
+/** Raises the organisation's catalog version: call it in the transaction of every write to what records show of it. */
+export async function bumpCatalog(tx: Db, orgId: number) {
+  await tx.updateTable('organisations').set((eb) => ({ catalog_version: eb('catalog_version', '+', 1) })).where('id', '=', orgId).execute();
+}
+
+const catalogQuery = prepared<null, { orgId: number }, { catalog_version: number }>('catalog version', (db, _, p) =>
+  db.selectFrom('organisations').select('catalog_version').where('id', '=', p.orgId));
+
+export async function catalogVersion(db: Db, orgId: number): Promise<number> {
+  return (await catalogQuery(db, null, { orgId }))[0]?.catalog_version ?? 0;
+}
