@@ -29,6 +29,15 @@ export async function findVisibleContacts(db: Db, scope: Scope, ids: number[]): 
   return visibleContacts(db, null, { ...scopeParams(scope), ids });
 }
 
+const visibleVersionsQuery = prepared<null, ScopeParams & { ids: number[] }, PageRow>('visible contact versions', (db, _, p) =>
+  inScope(db.selectFrom('contacts'), p).select(['contacts.id', 'contacts.version']).where('id', 'in', p.ids));
+
+/** The ids and versions of those of these contacts the scope may see, in no particular order. */
+export async function findVisibleVersions(db: Db, scope: Scope, ids: number[]): Promise<PageRow[]> {
+  if (!ids.length) return [];
+  return visibleVersionsQuery(db, null, { ...scopeParams(scope), ids });
+}
+
 /** The next term after every term that starts with `prefix`, for an index range instead of LIKE. */
 const prefixEnd = (prefix: string) => prefix + '\uffff';
 

@@ -43,8 +43,7 @@ export function contactsRouter(ctx: Context): Router {
     const auth = authOf(req);
     const { contact_id } = parse(contactIdParam, req.params);
     parse(paging, req.query);
-    const contact = await service.visibleContact(db, auth.scope, contact_id);
-    sendList(res, 'contacts', await service.presentContacts(db, [contact]), pageMeta({ page: 1, pageSize: 1 }, 1));
+    sendSerializedList(res, 'contacts', [await service.contactRecord(ctx, auth, contact_id)], pageMeta({ page: 1, pageSize: 1 }, 1));
   });
 
   router.put('/contacts/:contact_id', async (req, res) => {

@@ -19,15 +19,17 @@ export async function presentContacts(db: Db, contacts: repo.RecordRow[]) {
   return contacts.length ? contactRecords(contacts, await repo.loadDetails(db, contacts)) : [];
 }
 
-/** A page of contacts as serialized records, each from the record cache when it holds the contact at its version. */
-export async function listContacts(ctx: Context, auth: AuthContext, query: ListContactsQuery) {
+/**
+ * These contacts' records, serialized, in the order given: each from the record cache when it holds the contact
+ * at its version, the rest built and kept. A contact deleted since its version was read is left out.
+ */
+async function serializedRecords(ctx: Context, orgId: number, rows: repo.PageRow[]): Promise<string[]> {
+  if (!rows.length) return [];
   const { db } = ctx.store;
-  const { rows, total } = await repo.listContacts(db, auth.scope, query);
-  if (!rows.length) return { records: [], total };
-  const catalog = await catalogVersion(db, auth.scope.orgId);
+  const catalog = await catalogVersion(db, orgId);
   const kept = rows.map((row) => ctx.records.get(row.id, row.version, catalog));
   const missing = rows.filter((_, i) => kept[i] === undefined).map((row) => row.id);
-  if (!missing.length) return { records: kept as string[], total };
+  if (!missing.length) return kept as string[];
   // Read after the versions above, so what is built is at least as new as the versions it is kept under.
   const fresh = await repo.recordRows(db, missing);
   const built = new Map<number, string>();
@@ -37,9 +39,19 @@ export async function listContacts(ctx: Context, auth: AuthContext, query: ListC
     ctx.records.set(id, version, catalog, json);
     built.set(id, json);
   });
-  // A contact deleted since the page was read is left out.
-  const records = rows.flatMap((row, i) => kept[i] ?? built.get(row.id) ?? []);
-  return { records, total };
+  return rows.flatMap((row, i) => kept[i] ?? built.get(row.id) ?? []);
+}
+
+export async function listContacts(ctx: Context, auth: AuthContext, query: ListContactsQuery) {
+  const { rows, total } = await repo.listContacts(ctx.store.db, auth.scope, query);
+  return { records: await serializedRecords(ctx, auth.scope.orgId, rows), total };
+}
+
+/** The serialized record of a contact the caller may see; anything else is "not found". */
+export async function contactRecord(ctx: Context, auth: AuthContext, id: number): Promise<string> {
+  const [json] = await serializedRecords(ctx, auth.scope.orgId, await repo.findVisibleVersions(ctx.store.db, auth.scope, [id]));
+  if (json === undefined) throw notFound(`There is no contact ${id}.`);
+  return json;
 }
 
 /** A contact the caller may see; anything else is "not found", whether it exists or not. */
