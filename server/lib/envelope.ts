@@ -25,9 +25,14 @@ export function sendList(res: Response, key: string, items: object[], meta: Page
 
 /** `sendList` for items already serialized (record-cache.ts): the same bytes, without serializing them again. */
 export function sendSerializedList(res: Response, key: string, items: string[], meta: PageMeta, extra: Record<string, unknown> = {}) {
+  res.status(200).set('Content-Type', 'application/json').send(listBody(key, items, meta, extra));
+}
+
+/** The success envelope of a list around serialized items, as `JSON.stringify` would write the whole. */
+export function listBody(key: string, items: string[], meta: PageMeta, extra: Record<string, unknown> = {}): string {
   const name = JSON.stringify(key);
   const rest = JSON.stringify({ ...meta, ...extra }).slice(1);
-  res.status(200).set('Content-Type', 'application/json').send(`{"http_status":200,"status":"success",${name}:{${name}:[${items.join(',')}],${rest}}`);
+  return `{"http_status":200,"status":"success",${name}:{${name}:[${items.join(',')}],${rest}}`;
 }
 
 export function sendNoContent(res: Response) {
