@@ -34,6 +34,11 @@ test('a rep signs in, searches, creates, edits and trashes a contact, and signs 
   const form = page.getByRole('dialog', { name: 'New contact' });
   await form.getByLabel('First name').fill(unique);
   await form.getByLabel('Last name').fill('Original');
+  await page.keyboard.press('Escape');
+  const discard = page.getByRole('alertdialog', { name: 'Discard unsaved changes?' });
+  await discard.getByRole('button', { name: 'Keep editing' }).click();
+  await expect(discard).toBeHidden();
+  await expect(form.getByLabel('Last name')).toHaveValue('Original');
   await form.getByLabel('E-mail').fill('not-an-address');
   await form.getByRole('button', { name: 'Save contact' }).click();
   await expect(form.getByLabel('E-mail')).toHaveAttribute('aria-invalid', 'true');
@@ -52,6 +57,12 @@ test('a rep signs in, searches, creates, edits and trashes a contact, and signs 
   const edit = page.getByRole('dialog', { name: new RegExp(`Edit ${unique}`) });
   await edit.getByLabel('Last name').fill('Edited');
   await edit.getByRole('button', { name: 'Save contact' }).click();
+  await expect(edit).toBeHidden();
+  await expect(grid.getByRole('row').nth(1)).toContainText(`${unique} Edited`);
+  await grid.getByRole('button', { name: new RegExp(unique) }).click();
+  await edit.getByLabel('Last name').fill('Abandoned');
+  await edit.getByRole('button', { name: 'Cancel' }).click();
+  await discard.getByRole('button', { name: 'Discard changes' }).click();
   await expect(edit).toBeHidden();
   await expect(grid.getByRole('row').nth(1)).toContainText(`${unique} Edited`);
 

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import type { ContactRecord } from '../../../server/contracts/contact-records';
 import { contactQueryOptions } from '../../api/contacts';
 import { foldersQueryOptions } from '../../api/folders';
@@ -20,10 +20,23 @@ type Props = {
   onTrash: (contact: ContactRecord) => void;
 };
 
-/** "New contact" / "Edit <name>" in a modal; the edit form loads the full record first. */
+/**
+ * "New contact" / "Edit <name>" in a modal; the edit form loads the full record first. Closing a form with
+ * changes asks first, and so does leaving the page.
+ */
 export function ContactFormDialog({ target, onClose, onSaved, onTrash }: Props) {
   const formId = useId();
   const [pending, setPending] = useState(false);
+  const [dirty, setDirty] = useState(false);
+  const [confirmingDiscard, setConfirmingDiscard] = useState(false);
+  const requestClose = () => (dirty ? setConfirmingDiscard(true) : onClose());
+
+  useEffect(() => {
+    if (!dirty) return;
+    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [dirty]);
   const folders = useQuery(foldersQueryOptions());
   const editId = target?.kind === 'edit' ? target.id : null;
   const detail = useQuery({ ...contactQueryOptions(editId ?? ''), enabled: editId !== null });
@@ -33,46 +46,72 @@ export function ContactFormDialog({ target, onClose, onSaved, onTrash }: Props) 
   const ready = target?.kind === 'new' || Boolean(contact);
 
   return (
-    <Dialog
-      open={target !== null}
-      onClose={onClose}
-      title={title}
-      size="lg"
-      preventClose={pending}
-      footer={
-        <>
-          {contact && (
-            <Button variant="danger-ghost" className="mr-auto" onClick={() => onTrash(contact)} disabled={pending}>
-              Move to trash
+    <>
+      <Dialog
+        open={target !== null}
+        onClose={requestClose}
+        title={title}
+        size="lg"
+        preventClose={pending}
+        footer={
+          <>
+            {contact && (
+              <Button variant="danger-ghost" className="mr-auto" onClick={() => onTrash(contact)} disabled={pending}>
+                Move to trash
+              </Button>
+            )}
+            <Button onClick={requestClose} disabled={pending}>
+              Cancel
             </Button>
-          )}
-          <Button onClick={onClose} disabled={pending}>
-            Cancel
-          </Button>
-          <Button type="submit" form={formId} variant="primary" busy={pending} disabled={!ready}>
-            Save contact
-          </Button>
-        </>
-      }
-    >
-      {target?.kind === 'edit' && detail.isPending && (
-        <div className="flex justify-center py-16" aria-busy="true">
-          <Spinner label="Loading contact…" />
-        </div>
-      )}
-      {target?.kind === 'edit' && detail.isError && !contact && (
-        <ErrorState message={errorMessage(detail.error)} onRetry={() => void detail.refetch()} retrying={detail.isFetching} />
-      )}
-      {target && ready && (
-        <ContactForm
-          key={contact?.contact_user_id ?? 'new'}
-          formId={formId}
-          contact={contact}
-          folders={folders.data ?? []}
-          onPendingChange={setPending}
-          onSaved={onSaved}
-        />
-      )}
-    </Dialog>
+            <Button type="submit" form={formId} variant="primary" busy={pending} disabled={!ready}>
+              Save contact
+            </Button>
+          </>
+        }
+      >
+        {target?.kind === 'edit' && detail.isPending && (
+          <div className="flex justify-center py-16" aria-busy="true">
+            <Spinner label="Loading contact…" />
+          </div>
+        )}
+        {target?.kind === 'edit' && detail.isError && !contact && (
+          <ErrorState message={errorMessage(detail.error)} onRetry={() => void detail.refetch()} retrying={detail.isFetching} />
+        )}
+        {target && ready && (
+          <ContactForm
+            key={contact?.contact_user_id ?? 'new'}
+            formId={formId}
+            contact={contact}
+            folders={folders.data ?? []}
+            onPendingChange={setPending}
+            onDirtyChange={setDirty}
+            onSaved={onSaved}
+          />
+        )}
+      </Dialog>
+      <Dialog
+        open={confirmingDiscard}
+        onClose={() => setConfirmingDiscard(false)}
+        role="alertdialog"
+        size="sm"
+        title="Discard unsaved changes?"
+        footer={
+          <>
+            <Button onClick={() => setConfirmingDiscard(false)}>Keep editing</Button>
+            <Button
+              variant="danger"
+              onClick={() => {
+                setConfirmingDiscard(false);
+                onClose();
+              }}
+            >
+              Discard changes
+            </Button>
+          </>
+        }
+      >
+        <p className="text-sm text-zinc-700">The changes you made to this contact have not been saved.</p>
+      </Dialog>
+    </>
   );
 }

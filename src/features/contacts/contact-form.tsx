@@ -46,9 +46,11 @@ type ContactFormProps = {
   folders: Folder[];
   onSaved: (outcome: SaveOutcome) => void;
   onPendingChange?: (pending: boolean) => void;
+  /** Whether any field differs from what the form started with; false again when the form goes away. */
+  onDirtyChange?: (dirty: boolean) => void;
 };
 
-export function ContactForm({ formId, contact, folders, onSaved, onPendingChange }: ContactFormProps) {
+export function ContactForm({ formId, contact, folders, onSaved, onPendingChange, onDirtyChange }: ContactFormProps) {
   const isEdit = Boolean(contact);
   const createContact = useCreateContact();
   const updateContact = useUpdateContact();
@@ -60,12 +62,17 @@ export function ContactForm({ formId, contact, folders, onSaved, onPendingChange
     handleSubmit,
     setError,
     setFocus,
-    formState: { errors, dirtyFields },
+    formState: { errors, dirtyFields, isDirty },
   } = useForm<ContactFormInput, unknown, ContactFormOutput>({
     resolver: zodResolver(contactFormSchema),
     defaultValues: (contact ? valuesFromContact(contact) : emptyContactValues) satisfies ContactFormValues,
     mode: 'onTouched',
   });
+
+  useEffect(() => {
+    onDirtyChange?.(isDirty);
+  }, [isDirty, onDirtyChange]);
+  useEffect(() => () => onDirtyChange?.(false), [onDirtyChange]);
 
   /* The edit form appears after its record loads, once the dialog already has focus somewhere. */
   useEffect(() => setFocus('first_name'), [setFocus]);
