@@ -66,3 +66,19 @@ it('marks the detail kinds of the contacts a store already holds when it gains d
     await store.close();
   }
 });
+
+it('starts the contacts and the organisation a store already holds at version 0 when it gains record versions', async () => {
+  const { file, old, orgId, memberIds: [ownerId] } = await storeAt('versions.db', '0003-contact-detail-kinds', ['a']);
+  const contacts = await old.insertInto('contacts').values([1, 2].map(() => ({ org_id: orgId, owner_id: ownerId, created_at: AT, updated_at: AT })))
+    .returning('id').execute();
+  await old.destroy();
+
+  const store = await openStore(`sqlite:${file}`);
+  try {
+    expect(await store.db.selectFrom('contacts').select(['id', 'version']).orderBy('id').execute())
+      .toEqual(contacts.map((c) => ({ id: c.id, version: 0 })));
+    expect(await store.db.selectFrom('organisations').select(['id', 'catalog_version']).execute()).toEqual([{ id: orgId, catalog_version: 0 }]);
+  } finally {
+    await store.close();
+  }
+});
