@@ -58,6 +58,7 @@ function scenarios(team: Team, token: string): Scenario[] {
   return [
     { name: 'list', token, next: () => ({ path: `/rest/1/contacts?page_size=25&category_id=${folderId}&page=${1 + randomInt(LIST_PAGES)}` }) },
     { name: 'get', token, next: () => ({ path: `/rest/1/contacts/${randomOwnedId()}` }) },
+    { name: 'list-by-name', token, next: () => ({ path: `/rest/1/contacts?page_size=25&sort_by=last_name&sort_order=ASC&page=${1 + randomInt(LIST_PAGES)}` }) },
     {
       name: 'create', token, method: 'POST',
       next: () => {
@@ -116,14 +117,15 @@ function printResults(results: ScenarioResult[]) {
   };
   log('');
   log(`HTTP (${opts.connections} connections, ${opts.duration} s each after ${opts.warmup} s of warm-up; server with ${loadConfig().workers} workers)`);
-  log('scenario     requests    req/s   p50 ms   p99 ms  non-2xx  errors  target           met');
+  log('scenario       requests    req/s   p50 ms   p99 ms  non-2xx  errors  target           met');
   for (const r of results) {
     const [target, met] = targets[r.name] ?? ['', () => true];
     const ok = met(r) && r.non2xx === 0 && r.errors === 0;
-    log(`${r.name.padEnd(10)} ${String(r.requests).padStart(10)} ${r.perSecond.toFixed(0).padStart(8)} ${ms(r.p50).padStart(8)} ${ms(r.p99).padStart(8)} `
+    log(`${r.name.padEnd(12)} ${String(r.requests).padStart(10)} ${r.perSecond.toFixed(0).padStart(8)} ${ms(r.p50).padStart(8)} ${ms(r.p99).padStart(8)} `
       + `${String(r.non2xx).padStart(8)} ${String(r.errors).padStart(7)}  ${target.padEnd(15)}  ${ok ? (target ? 'yes' : '') : 'NO'}`);
     for (const sample of r.samples) log(`    ${r.name} answered: ${sample}`);
   }
+  log('list-by-name: a page of all the member\'s contacts sorted by last name (sort_by=last_name), pages 1-20');
   log('list-cold, get-cold: on a server keeping no records (RECORD_CACHE_SIZE=0): every record built for every request,');
   log('  as for contacts no process has served since they last changed');
 }
@@ -142,7 +144,7 @@ async function main() {
       + `database ${(fs.statSync(dbFile).size / 1e6).toFixed(0)} MB`);
 
     const token = personalToken(secretKey, plan(team).member);
-    const [list, get, create] = scenarios(team, token) as [Scenario, Scenario, Scenario];
+    const [list, get, byName, create] = scenarios(team, token) as [Scenario, Scenario, Scenario, Scenario];
     const results: ScenarioResult[] = [];
     const runOn = async (settings: NodeJS.ProcessEnv, runs: Scenario[]) => {
       const server = await startServer(dbFile, settings);
@@ -155,7 +157,7 @@ async function main() {
         await server.stop();
       }
     };
-    await runOn({}, [list, get, create]);
+    await runOn({}, [list, get, byName, create]);
     await runOn({ RECORD_CACHE_SIZE: '0' }, [{ ...list, name: 'list-cold' }, { ...get, name: 'get-cold' }]);
     printResults(results);
 

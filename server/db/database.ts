@@ -10,6 +10,7 @@ import * as initial from './migrations/0001-initial.js';
 import * as contactCounts from './migrations/0002-contact-counts.js';
 import * as detailKinds from './migrations/0003-contact-detail-kinds.js';
 import * as recordVersions from './migrations/0004-record-versions.js';
+import * as ownerSortIndexes from './migrations/0005-owner-sort-indexes.js';
 import { GroupCommit } from './group-commit.js';
 
 export type Db = Kysely<Database>;
@@ -30,6 +31,7 @@ export const migrations: Record<string, Migration> = {
   '0002-contact-counts': contactCounts,
   '0003-contact-detail-kinds': detailKinds,
   '0004-record-versions': recordVersions,
+  '0005-owner-sort-indexes': ownerSortIndexes,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

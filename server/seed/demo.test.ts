@@ -45,7 +45,7 @@ describe('demo data', () => {
   it('shows a rep only its own contacts', async () => {
     const alex = member('alex');
     const api = server.as(server.tokenOf(alex));
-    const owned = await server.ctx.store.db.selectFrom('contacts').select('id').where('owner_id', '=', alex.id).execute();
+    const owned = await server.ctx.store.db.selectFrom('contacts').select('id').where('owner_id', '=', alex.id).orderBy('id').execute();
     expect(owned.length).toBeGreaterThan(100);
     const seen: { contact_user_id: string; owner_id: string }[] = [];
     for (let page = 1; seen.length < owned.length && page <= 10; page++) {
