@@ -21,22 +21,17 @@ function inScope<Q extends ContactQuery>(query: Q, p: Placeholders<ScopeParams>)
   return p.memberIds ? (q.where('contacts.owner_id', 'in', p.memberIds) as Q) : q;
 }
 
-const visibleContacts = prepared<null, ScopeParams & { ids: number[] }, Contact>('visible contacts', (db, _, p) =>
-  inScope(db.selectFrom('contacts'), p).selectAll().where('id', 'in', p.ids));
-
-export async function findVisibleContacts(db: Db, scope: Scope, ids: number[]): Promise<Contact[]> {
-  if (!ids.length) return [];
-  return visibleContacts(db, null, { ...scopeParams(scope), ids });
+/** A prepared look-up of those of some contacts a scope may see, in no particular order, reading what `pick` selects. */
+function visible<Row>(name: string, pick: (query: ContactQuery) => Compilable<Row>) {
+  const query = prepared<null, ScopeParams & { ids: number[] }, Row>(name, (db, _, p) =>
+    pick(inScope(db.selectFrom('contacts'), p).where('id', 'in', p.ids)));
+  return async (db: Db, scope: Scope, ids: number[]): Promise<Row[]> => (ids.length ? query(db, null, { ...scopeParams(scope), ids }) : []);
 }
 
-const visibleVersionsQuery = prepared<null, ScopeParams & { ids: number[] }, PageRow>('visible contact versions', (db, _, p) =>
-  inScope(db.selectFrom('contacts'), p).select(['contacts.id', 'contacts.version']).where('id', 'in', p.ids));
+export const findVisibleContacts = visible<Contact>('visible contacts', (q) => q.selectAll());
 
-/** The ids and versions of those of these contacts the scope may see, in no particular order. */
-export async function findVisibleVersions(db: Db, scope: Scope, ids: number[]): Promise<PageRow[]> {
-  if (!ids.length) return [];
-  return visibleVersionsQuery(db, null, { ...scopeParams(scope), ids });
-}
+/** Their ids and versions only, for the record cache. */
+export const findVisibleVersions = visible<PageRow>('visible contact versions', (q) => q.select(['contacts.id', 'contacts.version']));
 
 /** The next term after every term that starts with `prefix`, for an index range instead of LIKE. */
 const prefixEnd = (prefix: string) => prefix + '\uffff';

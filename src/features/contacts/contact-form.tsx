@@ -71,8 +71,8 @@ export function ContactForm({ formId, contact, folders, onSaved, onPendingChange
 
   useEffect(() => {
     onDirtyChange?.(isDirty);
+    return () => onDirtyChange?.(false);
   }, [isDirty, onDirtyChange]);
-  useEffect(() => () => onDirtyChange?.(false), [onDirtyChange]);
 
   /* The edit form appears after its record loads, once the dialog already has focus somewhere. */
   useEffect(() => setFocus('first_name'), [setFocus]);
