@@ -8,8 +8,8 @@ import { issuePersonalToken } from '../server/auth/tokens.js';
 import type { Db, Store } from '../server/db/database.js';
 import type { Member, NewContact } from '../server/db/schema.js';
 import { toTimestamp } from '../server/lib/time.js';
-import { recountOrganisation } from '../server/modules/contacts/contact-counts.js';
-import { termsOf } from '../server/modules/contacts/contacts.repository.js';
+import { recountOrganisation } from '../server/modules/contacts/contact-counts.repository.js';
+import { termsOf } from '../server/modules/contacts/contact-search.repository.js';
 import { createVendor } from '../server/modules/members/members.service.js';
 
 export type Team = { vendor: Member; members: Member[]; folderIds: number[] };

@@ -6,6 +6,7 @@ import express, { type Express, type RequestHandler, Router } from 'express';
 import { authRouter } from './auth/auth.router.js';
 import { authenticate } from './auth/middleware.js';
 import type { Context } from './context.js';
+import { ping } from './db/database.js';
 import { notFoundRoute, parseBodies, renderErrors, requestLogging, stripTrailingSlash } from './lib/http.js';
 import { contactsRouter } from './modules/contacts/contacts.router.js';
 import { foldersRouter } from './modules/folders/folders.router.js';
@@ -33,7 +34,7 @@ export function createApp(ctx: Context, options: AppOptions = {}): Express {
   });
 
   app.get('/healthz', async (_req, res) => {
-    await ctx.store.db.selectFrom('organisations').select('id').limit(1).execute();
+    await ping(ctx.store.db);
     res.json({ status: 'ok' });
   });
 

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { createApp, createHttpServer } from './app.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { createContext } from './context.js';
-import { openStore, sqlitePath } from './db/database.js';
+import { isEmpty, openStore, sqlitePath } from './db/database.js';
 import { loadSecretKey } from './auth/secret-key.js';
 import { createLogger, type Logger } from './lib/logger.js';
 import { seedDemo, type DemoLogin } from './seed/demo.js';
@@ -41,7 +41,7 @@ async function main() {
 async function prepareStore(config: Config, logger: Logger): Promise<DemoLogin[]> {
   const store = await openStore(config.databaseUrl);
   try {
-    const empty = !(await store.db.selectFrom('organisations').select('id').limit(1).executeTakeFirst());
+    const empty = await isEmpty(store.db);
     if (!empty || !config.demoData) return [];
     const started = Date.now();
     const ctx = createContext({ store, config, logger, secretKey: loadSecretKey(config.secretKey, sqlitePath(config.databaseUrl)) });

@@ -1,5 +1,5 @@
 import type { Logger } from './lib/logger.js';
-import type { AuthContext } from './auth/middleware.js';
+import type { AuthContext } from './auth/access.js';
 
 declare global {
   namespace Express {

@@ -1,6 +1,7 @@
 import type { Db } from '../db/database.js';
 import type { Member } from '../db/schema.js';
-import { teamIds } from '../modules/members/members.repository.js';
+import { Codes, forbidden } from '../lib/errors.js';
+import { teamIds } from './auth.repository.js';
 
 /**
  * Whose contacts a member may see and change: a vendor its whole organisation; anyone else itself and
@@ -9,6 +10,9 @@ import { teamIds } from '../modules/members/members.repository.js';
 export type Scope =
   | { kind: 'organisation'; orgId: number }
   | { kind: 'team'; orgId: number; memberIds: number[] };
+
+/** Who is asking, how (a bearer token or the web app's session) and what they may reach. */
+export type AuthContext = { member: Member; via: 'bearer' | 'session'; scope: Scope };
 
 export async function scopeFor(db: Db, member: Member): Promise<Scope> {
   if (member.role === 'vendor') return { kind: 'organisation', orgId: member.org_id };
@@ -23,3 +27,7 @@ export function scopeIncludesMember(scope: Scope, member: Pick<Member, 'id' | 'o
 }
 
 export const isVendor = (member: Member) => member.role === 'vendor';
+
+export function requireVendor(auth: AuthContext, action: string) {
+  if (!isVendor(auth.member)) throw forbidden(`Only the organisation's vendor account can ${action}.`, Codes.vendorOnly);
+}

@@ -3,12 +3,10 @@ import type { Context } from '../context.js';
 import type { Member } from '../db/schema.js';
 import { ApiError, Codes, forbidden, unauthorized } from '../lib/errors.js';
 import { parseCookies } from '../lib/http.js';
-import { findMemberById } from '../modules/members/members.repository.js';
-import { scopeFor, type Scope } from './access.js';
+import { type AuthContext, scopeFor } from './access.js';
+import { findMemberById } from './auth.repository.js';
 import { resumeSession, SESSION_COOKIE } from './sessions.js';
 import { memberForToken } from './tokens.js';
-
-export type AuthContext = { member: Member; via: 'bearer' | 'session'; scope: Scope };
 
 /** The header the web app sets on every request; a cross-site form or image cannot set it. */
 export const CSRF_HEADER = 'x-ringbook-request';

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { Store } from '../db/database.js';
 import { addSeconds, now } from '../lib/time.js';
+import { deleteSession, findSession, insertSession, touchSession } from './auth.repository.js';
 import { sha256 } from './tokens.js';
 
 export const SESSION_COOKIE = 'rb_session';
@@ -15,30 +16,24 @@ export async function startSession(store: Store, memberId: number, policy: Sessi
   const id = crypto.randomBytes(32).toString('base64url');
   const at = now();
   await store.write((tx) =>
-    tx
-      .insertInto('sessions')
-      .values({ id_hash: sha256(id), member_id: memberId, created_at: at, last_seen_at: at, expires_at: addSeconds(at, policy.maxSeconds) })
-      .execute(),
-  );
+    insertSession(tx, { id_hash: sha256(id), member_id: memberId, created_at: at, last_seen_at: at, expires_at: addSeconds(at, policy.maxSeconds) }));
   return id;
 }
 
 /** The session's member, or undefined when the session is unknown, idle too long or past its absolute end. */
 export async function resumeSession(store: Store, id: string, policy: SessionPolicy): Promise<number | undefined> {
   const idHash = sha256(id);
-  const row = await store.db.selectFrom('sessions').selectAll().where('id_hash', '=', idHash).executeTakeFirst();
+  const row = await findSession(store.db, idHash);
   if (!row) return undefined;
   const at = now();
   if (row.expires_at <= at || addSeconds(row.last_seen_at, policy.idleSeconds) <= at) {
     await endSession(store, id);
     return undefined;
   }
-  if (addSeconds(row.last_seen_at, TOUCH_AFTER_SECONDS) <= at) {
-    await store.write((tx) => tx.updateTable('sessions').set({ last_seen_at: at }).where('id_hash', '=', idHash).execute());
-  }
+  if (addSeconds(row.last_seen_at, TOUCH_AFTER_SECONDS) <= at) await store.write((tx) => touchSession(tx, idHash, at));
   return row.member_id;
 }
 
 export async function endSession(store: Store, id: string): Promise<void> {
-  await store.write((tx) => tx.deleteFrom('sessions').where('id_hash', '=', sha256(id)).execute());
+  await store.write((tx) => deleteSession(tx, sha256(id)));
 }

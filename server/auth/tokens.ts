@@ -1,9 +1,9 @@
 import crypto from 'node:crypto';
 import type { Db } from '../db/database.js';
-import { prepared } from '../db/prepared.js';
 import type { Member } from '../db/schema.js';
 import { Codes, unauthorized } from '../lib/errors.js';
 import { now } from '../lib/time.js';
+import { findTokenHolder, insertAccessToken } from './auth.repository.js';
 
 export const sha256 = (value: string) => crypto.createHash('sha256').update(value).digest('hex');
 
@@ -18,23 +18,12 @@ export function personalToken(key: Buffer, member: Pick<Member, 'id' | 'token_ge
 }
 
 export async function issuePersonalToken(db: Db, key: Buffer, member: Pick<Member, 'id' | 'token_generation'>) {
-  await db
-    .insertInto('access_tokens')
-    .values({ member_id: member.id, token_hash: sha256(personalToken(key, member)), kind: 'personal', created_at: now() })
-    .execute();
+  await insertAccessToken(db, member.id, sha256(personalToken(key, member)), 'personal', now());
 }
-
-const tokenHolder = prepared<null, { hash: string }, Member & { expires_at: string | null; revoked_at: string | null }>('token holder', (db, _, p) =>
-  db
-    .selectFrom('access_tokens')
-    .innerJoin('members', 'members.id', 'access_tokens.member_id')
-    .selectAll('members')
-    .select(['access_tokens.expires_at', 'access_tokens.revoked_at'])
-    .where('access_tokens.token_hash', '=', p.hash));
 
 /** Resolves a presented bearer token to its member in one query, or throws the 401 the contract expects. */
 export async function memberForToken(db: Db, token: string): Promise<Member> {
-  const [row] = await tokenHolder(db, null, { hash: sha256(token) });
+  const row = await findTokenHolder(db, sha256(token));
   if (!row || row.revoked_at) throw unauthorized(Codes.unknownToken, 'The access token is not valid. Send a current token as "Authorization: Bearer <token>".');
   if (row.expires_at && row.expires_at <= now()) throw unauthorized(Codes.expiredToken, 'The access token has expired. Refresh it or ask for a new one.');
   const { expires_at: _expires, revoked_at: _revoked, ...member } = row;

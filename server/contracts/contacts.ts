@@ -88,6 +88,9 @@ export const contactFields = z.object({
   order_number: text(100).optional(),
   lead_vendor_product_name: text().optional(),
   rating: rating.optional(),
+  /* Extensions (docs/api.md): the do-not-call flag, and the time zone that sets the contact's calling hours in a dial session. */
+  do_not_call: flagLike.optional(),
+  time_zone: text(64).optional(),
 });
 
 const pairedAnswers = (body: { question?: string[]; answer?: string[] }, ctx: z.RefinementCtx) => {

@@ -176,6 +176,16 @@ function dropPlannerSamples(writer: SQLite.Database) {
   writer.exec('delete from sqlite_stat4; analyze sqlite_schema');
 }
 
+/** A read that answers only when the store does: the health check. */
+export async function ping(db: Db): Promise<void> {
+  await db.selectFrom('organisations').select('id').limit(1).execute();
+}
+
+/** Whether the store holds no organisation yet: a first start. */
+export async function isEmpty(db: Db): Promise<boolean> {
+  return !(await db.selectFrom('organisations').select('id').limit(1).executeTakeFirst());
+}
+
 export function sqlitePath(databaseUrl: string): string {
   if (!databaseUrl.startsWith('sqlite:')) throw new Error(`Unsupported DATABASE_URL "${databaseUrl}": use sqlite:<path>.`);
   const file = databaseUrl.slice('sqlite:'.length);

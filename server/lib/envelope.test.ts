@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { listBody, pageMeta } from './envelope.js';
 
 describe('listBody', () => {
-  const meta = pageMeta({ page: 2, pageSize: 25 }, 51);
+  const meta = pageMeta({ page: 2, page_size: 25 }, 51);
   const whole = (key: string, items: unknown[], extra: Record<string, unknown> = {}) =>
     JSON.stringify({ http_status: 200, status: 'success', [key]: { [key]: items, ...meta, ...extra } });
 

@@ -1,17 +1,20 @@
 import type { Response } from 'express';
 
-export type Paging = { page: number; pageSize: number };
+import type { PageRequest } from '../db/paging.js';
 
 export type PageMeta = { page: number; page_size: number; total_results: number; total_pages: number };
 
-export function pageMeta(paging: Paging, totalResults: number): PageMeta {
+export function pageMeta(paging: PageRequest, totalResults: number): PageMeta {
   return {
     page: paging.page,
-    page_size: paging.pageSize,
+    page_size: paging.page_size,
     total_results: totalResults,
-    total_pages: Math.ceil(totalResults / paging.pageSize),
+    total_pages: Math.ceil(totalResults / paging.page_size),
   };
 }
+
+/** The paging fields of an answer that is a list of one (a single record fetched by id). */
+export const oneOfOne = (): PageMeta => pageMeta({ page: 1, page_size: 1 }, 1);
 
 /** The contract's success envelope: `{ http_status, status: 'success', <key>: body }`. */
 export function sendSuccess(res: Response, status: number, key: string, body: unknown) {

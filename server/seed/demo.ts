@@ -3,13 +3,13 @@
  * service the API uses, so every derived row (phones, search terms, tags, custom fields, history) is real.
  */
 import { scopeFor } from '../auth/access.js';
-import type { AuthContext } from '../auth/middleware.js';
+import type { AuthContext } from '../auth/access.js';
 import type { Context } from '../context.js';
 import { createContactBody } from '../contracts/contacts.js';
 import { createMemberBody } from '../contracts/members.js';
 import type { Member } from '../db/schema.js';
-import { now } from '../lib/time.js';
 import { createContact } from '../modules/contacts/contacts.service.js';
+import { createFolder } from '../modules/folders/folders.service.js';
 import { createMember, createVendor } from '../modules/members/members.service.js';
 
 export type DemoLogin = { role: 'vendor' | 'manager' | 'member'; username: string; password: string };
@@ -72,8 +72,9 @@ export async function seedDemo(ctx: Context): Promise<DemoLogin[]> {
     username: 'vendor', password: DEMO_PASSWORD, email: 'valerie.grant@example.com', firstName: 'Valerie', lastName: 'Grant',
     organisation: 'Ringbook Demo Sales',
   });
-  const team = await createTeam(ctx, await authFor(ctx, vendor));
-  const folderIds = await createFolders(ctx, vendor);
+  const vendorAuth = await authFor(ctx, vendor);
+  const team = await createTeam(ctx, vendorAuth);
+  const folderIds = await createFolders(ctx, vendorAuth);
   const rnd = random(20260101);
   const used = { emails: new Set<string>(), phones: new Set<string>() };
   for (const [member, count] of [[vendor, VENDOR_CONTACTS], ...team.map((t) => [t.member, t.contacts] as const)] as const) {
@@ -101,20 +102,15 @@ async function createTeam(ctx: Context, vendorAuth: AuthContext) {
   return [manager, ...reps].map((member, i) => ({ member, contacts: TEAM[i]!.contacts }));
 }
 
-/** Folders have no service for a seed to call with a vendor yet; these rows are what the API would write. */
-async function createFolders(ctx: Context, vendor: Member): Promise<number[]> {
-  const at = now();
-  const row = (name: string, description: string, parentId: number | null = null) =>
-    ({ org_id: vendor.org_id, parent_id: parentId, name, description, created_by: vendor.id, created_at: at, updated_at: at });
-  return ctx.store.write(async (tx) => {
-    const insert = async (values: ReturnType<typeof row>) => (await tx.insertInto('folders').values(values).returning('id').executeTakeFirstOrThrow()).id;
-    const prospects = await insert(row('Prospects', 'Leads not yet qualified'));
-    const hot = await insert(row('Hot leads', 'Qualified and ready for a call', prospects));
-    const customers = await insert(row('Customers', 'Active paying accounts'));
-    const partners = await insert(row('Partners', 'Resellers and referral partners'));
-    const cold = await insert(row('Cold', 'No answer in the last six months'));
-    return [prospects, hot, customers, partners, cold];
-  });
+async function createFolders(ctx: Context, vendorAuth: AuthContext): Promise<number[]> {
+  const folder = async (name: string, description: string, parentId?: number) =>
+    (await createFolder(ctx, vendorAuth, { name, description, parent_id: parentId ?? null })).id;
+  const prospects = await folder('Prospects', 'Leads not yet qualified');
+  const hot = await folder('Hot leads', 'Qualified and ready for a call', prospects);
+  const customers = await folder('Customers', 'Active paying accounts');
+  const partners = await folder('Partners', 'Resellers and referral partners');
+  const cold = await folder('Cold', 'No answer in the last six months');
+  return [prospects, hot, customers, partners, cold];
 }
 
 /** A unique, valid NANP number: exchange 200-999 but not N11 or 555, so it never looks like a fake number. */

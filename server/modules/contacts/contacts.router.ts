@@ -6,13 +6,11 @@ import {
   activitiesQuery, contactIdParam, createContactBody, deleteContactsBody, deleteContactsQuery, listContactsQuery, updateContactBody,
 } from '../../contracts/contacts.js';
 import { paging } from '../../contracts/common.js';
-import { pageMeta, sendList, sendNoContent, sendSerializedList, sendSuccess } from '../../lib/envelope.js';
+import { oneOfOne, pageMeta, sendList, sendNoContent, sendSerializedList, sendSuccess } from '../../lib/envelope.js';
 import { addSeconds, now, timestampOrZero } from '../../lib/time.js';
 import { parse } from '../../lib/validate.js';
-import { listActivities, listAudit } from './contact-history.js';
+import { listActivities, listAudit } from './contact-history.repository.js';
 import * as service from './contacts.service.js';
-
-const pageOf = (q: { page: number; page_size: number }) => ({ limit: q.page_size, offset: (q.page - 1) * q.page_size });
 
 export function contactsRouter(ctx: Context): Router {
   const router = Router();
@@ -22,7 +20,7 @@ export function contactsRouter(ctx: Context): Router {
     const auth = authOf(req);
     const query = parse(listContactsQuery, req.query);
     const { records, total } = await service.listContacts(ctx, auth, query);
-    sendSerializedList(res, 'contacts', records, pageMeta({ page: query.page, pageSize: query.page_size }, total), {
+    sendSerializedList(res, 'contacts', records, pageMeta(query, total), {
       member_user_id: String(auth.member.id),
     });
   });
@@ -43,13 +41,13 @@ export function contactsRouter(ctx: Context): Router {
     const auth = authOf(req);
     const { contact_id } = parse(contactIdParam, req.params);
     parse(paging, req.query);
-    sendSerializedList(res, 'contacts', [await service.contactRecord(ctx, auth, contact_id)], pageMeta({ page: 1, pageSize: 1 }, 1));
+    sendSerializedList(res, 'contacts', [await service.contactRecord(ctx, auth, contact_id)], oneOfOne());
   });
 
   router.put('/contacts/:contact_id', async (req, res) => {
     const { contact_id } = parse(contactIdParam, req.params);
     const contact = await service.updateContact(ctx, authOf(req), contact_id, parse(updateContactBody, req.body));
-    sendList(res, 'contacts', await service.presentContacts(db, [contact]), pageMeta({ page: 1, pageSize: 1 }, 1));
+    sendList(res, 'contacts', await service.presentContacts(db, [contact]), oneOfOne());
   });
 
   router.delete('/contacts/:contact_id', async (req, res) => {
@@ -64,11 +62,11 @@ export function contactsRouter(ctx: Context): Router {
     const { contact_id } = parse(contactIdParam, req.params);
     const query = parse(activitiesQuery, req.query);
     await service.visibleContact(db, auth.scope, contact_id);
-    const { rows, total } = await listActivities(db, contact_id, addSeconds(now(), -query.days * 86400), pageOf(query));
+    const { rows, total } = await listActivities(db, contact_id, addSeconds(now(), -query.days * 86400), query);
     const records: ContactActivityRecord[] = rows.map((a) => ({
       user_activity_id: String(a.id), activity_id: String(a.activity_type), activity: a.activity, date: timestampOrZero(a.created_at),
     }));
-    sendList(res, 'contact_activities', records, pageMeta({ page: query.page, pageSize: query.page_size }, total));
+    sendList(res, 'contact_activities', records, pageMeta(query, total));
   });
 
   router.get('/contacts/:contact_id/auditlog', async (req, res) => {
@@ -76,12 +74,12 @@ export function contactsRouter(ctx: Context): Router {
     const { contact_id } = parse(contactIdParam, req.params);
     const query = parse(paging, req.query);
     await service.visibleContact(db, auth.scope, contact_id);
-    const { rows, total } = await listAudit(db, contact_id, pageOf(query));
+    const { rows, total } = await listAudit(db, contact_id, query);
     const records: AuditRecord[] = rows.map((a) => ({
       contact_id: String(a.contact_id), member_id: String(a.member_id ?? 0), action: a.action, data_type: a.data_type,
       old: a.old_value, new: a.new_value, date_added: timestampOrZero(a.created_at),
     }));
-    sendList(res, 'contact_activities', records, pageMeta({ page: query.page, pageSize: query.page_size }, total));
+    sendList(res, 'contact_activities', records, pageMeta(query, total));
   });
 
   return router;

@@ -1,7 +1,7 @@
 import type { ContactRecord } from '../../contracts/contact-records.js';
 import { PHONE_TYPES } from '../../contracts/contacts.js';
 import { dateOrZero, timestampOrZero } from '../../lib/time.js';
-import type { ContactDetails, RecordRow } from './contacts.repository.js';
+import type { ContactDetails, RecordRow } from './contact-records.repository.js';
 
 const flag = (v: number | boolean) => (v ? '1' : '0') as '0' | '1';
 

@@ -1,5 +1,5 @@
-import { type Scope, scopeIncludesMember } from '../../auth/access.js';
-import type { AuthContext } from '../../auth/middleware.js';
+import { type AuthContext, type Scope, scopeIncludesMember } from '../../auth/access.js';
+import { findMemberById, findMemberByUsername, teamIds } from '../../auth/auth.repository.js';
 import type { Context } from '../../context.js';
 import type { CreatedContactRecord } from '../../contracts/contact-records.js';
 import { type CreateContactBody, type ListContactsQuery, phoneDigits, type UpdateContactBody } from '../../contracts/contacts.js';
@@ -7,23 +7,26 @@ import type { Db } from '../../db/database.js';
 import type { Contact } from '../../db/schema.js';
 import { conflict, notFound, unknownReference } from '../../lib/errors.js';
 import { now, timestampOrZero } from '../../lib/time.js';
-import { findMemberById, findMemberByUsername, teamIds } from '../members/members.repository.js';
-import { adjustCounts } from './contact-counts.js';
-import { ActivityType, recordChange } from './contact-history.js';
-import { auditChanges, columnChanges, type ContactInput, detailKindsOf, writeChildren } from './contact-writes.js';
+import { catalogVersion } from '../../db/versions.js';
+import { findFolder } from '../folders/folders.repository.js';
+import { addNote, writeDetails } from './contact-details.repository.js';
+import { ActivityType, recordChange } from './contact-history.repository.js';
+import { auditChanges, columnChanges, type ContactInput, differing } from './contact-input.js';
+import * as list from './contact-list.repository.js';
+import * as records from './contact-records.repository.js';
+import { deleteContactRows, detailKindsOf, indexNewContact, insertContact, setTrashed, updateContactRow } from './contact-rows.repository.js';
 import * as repo from './contacts.repository.js';
 import { contactRecords } from './contacts.serializer.js';
-import { catalogVersion, nextVersion } from './record-cache.js';
 
-export async function presentContacts(db: Db, contacts: repo.RecordRow[]) {
-  return contacts.length ? contactRecords(contacts, await repo.loadDetails(db, contacts)) : [];
+export async function presentContacts(db: Db, contacts: records.RecordRow[]) {
+  return contacts.length ? contactRecords(contacts, await records.loadDetails(db, contacts)) : [];
 }
 
 /**
  * These contacts' records, serialized, in the order given: each from the record cache when it holds the contact
  * at its version, the rest built and kept. A contact deleted since its version was read is left out.
  */
-async function serializedRecords(ctx: Context, orgId: number, rows: repo.PageRow[]): Promise<string[]> {
+async function serializedRecords(ctx: Context, orgId: number, rows: records.PageRow[]): Promise<string[]> {
   if (!rows.length) return [];
   const { db } = ctx.store;
   const catalog = await catalogVersion(db, orgId);
@@ -31,7 +34,7 @@ async function serializedRecords(ctx: Context, orgId: number, rows: repo.PageRow
   const missing = rows.filter((_, i) => kept[i] === undefined).map((row) => row.id);
   if (!missing.length) return kept as string[];
   // Read after the versions above, so what is built is at least as new as the versions it is kept under.
-  const fresh = await repo.recordRows(db, missing);
+  const fresh = await records.recordRows(db, missing);
   const built = new Map<number, string>();
   (await presentContacts(db, fresh)).forEach((record, i) => {
     const { id, version } = fresh[i]!;
@@ -43,7 +46,7 @@ async function serializedRecords(ctx: Context, orgId: number, rows: repo.PageRow
 }
 
 export async function listContacts(ctx: Context, auth: AuthContext, query: ListContactsQuery) {
-  const { rows, total } = await repo.listContacts(ctx.store.db, auth.scope, query);
+  const { rows, total } = await list.listContacts(ctx.store.db, auth.scope, query);
   return { records: await serializedRecords(ctx, auth.scope.orgId, rows), total };
 }
 
@@ -63,7 +66,7 @@ export async function visibleContact(db: Db, scope: Scope, id: number): Promise<
 
 async function assertFolder(db: Db, orgId: number, folderId: number | null | undefined) {
   if (!folderId) return;
-  const folder = await db.selectFrom('folders').select('id').where('id', '=', folderId).where('org_id', '=', orgId).executeTakeFirst();
+  const folder = await findFolder(db, orgId, folderId);
   if (!folder) throw unknownReference('category_id', `category_id ${folderId} is not a folder of your organisation.`);
 }
 
@@ -98,18 +101,14 @@ export async function createContact(ctx: Context, auth: AuthContext, body: Creat
       return { record: createdRecord(updated, body, 'updated'), status: 'updated' };
     }
     const at = now();
-    const contact = await tx
-      .insertInto('contacts')
-      .values({
-        ...columnChanges(body), org_id: owner.org_id, owner_id: owner.id, source_id: body.source_id ?? null, detail_kinds: detailKindsOf(body),
-        created_at: at, updated_at: at,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await adjustCounts(tx, [], [contact]);
-    await writeChildren(tx, contact, body, auth.member.id, at, true);
+    const contact = await insertContact(tx, {
+      ...columnChanges(body), org_id: owner.org_id, owner_id: owner.id, source_id: body.source_id ?? null, detail_kinds: detailKindsOf(body),
+      created_at: at, updated_at: at,
+    });
+    await writeDetails(tx, { contact, body, at, isNew: true });
+    await addNote(tx, contact.id, body.notes, auth.member.id, at);
     const phones = [contact.phone, ...(body.additional_phone ?? []).map((p) => phoneDigits(p.number))].filter(Boolean);
-    await repo.insertSearchTerms(tx, contact, contact.email ? [contact.email] : [], phones);
+    await indexNewContact(tx, contact, contact.email ? [contact.email] : [], phones);
     await recordChange(tx, {
       contactIds: [contact.id], memberId: auth.member.id, at, activity: ActivityType.created, text: 'Contact created',
       audit: [{ action: 'create', dataType: 'contact', new: String(contact.id) }],
@@ -146,20 +145,19 @@ export async function updateContact(ctx: Context, auth: AuthContext, id: number,
   });
 }
 
+/** Applies a body to a contact: its row, its details, their audit and activity. A body that changes nothing records nothing. */
 async function applyUpdate(tx: Db, auth: AuthContext, contact: Contact, body: ContactInput & { transfer_to_user_id?: number }, at: string) {
   await assertFolder(tx, auth.scope.orgId, body.category_id);
-  const changes = columnChanges(body);
+  const wanted = columnChanges(body);
   if (body.transfer_to_user_id !== undefined) {
-    changes.owner_id = (await memberInScope(tx, auth.scope, 'transfer_to_user_id', { id: body.transfer_to_user_id })).id;
+    wanted.owner_id = (await memberInScope(tx, auth.scope, 'transfer_to_user_id', { id: body.transfer_to_user_id })).id;
   }
+  const changes = differing(contact, wanted);
+  const detailsChanged = await writeDetails(tx, { contact, body, at, isNew: false });
+  const noteAdded = await addNote(tx, contact.id, body.notes, auth.member.id, at);
+  if (!Object.keys(changes).length && !detailsChanged && !noteAdded) return contact;
+  const updated = await updateContactRow(tx, contact, { changes, at, detailKinds: detailKindsOf(body), searchChanged: detailsChanged });
   const audit = auditChanges(contact, changes);
-  const kinds = detailKindsOf(body);
-  const updated = await tx.updateTable('contacts')
-    .set((eb) => ({ ...changes, ...(kinds && { detail_kinds: eb('detail_kinds', '|', kinds) }), version: nextVersion(eb), updated_at: at }))
-    .where('id', '=', contact.id).returningAll().executeTakeFirstOrThrow();
-  await adjustCounts(tx, [contact], [updated]);
-  await writeChildren(tx, updated, body, auth.member.id, at, false);
-  await repo.reindexSearch(tx, updated);
   const moved = audit.find((a) => a.dataType === 'moved');
   const transferred = audit.find((a) => a.dataType === 'transferred');
   const [activity, text] = transferred
@@ -167,8 +165,8 @@ async function applyUpdate(tx: Db, auth: AuthContext, contact: Contact, body: Co
     : moved
       ? [ActivityType.moved, `Contact moved from folder ${moved.old} to folder ${moved.new}`]
       : [ActivityType.updated, 'Contact updated'];
-  await recordChange(tx, { contactIds: [contact.id], memberId: auth.member.id, at, activity, text, audit });
-  if (body.notes) {
+  if (Object.keys(changes).length || detailsChanged) await recordChange(tx, { contactIds: [contact.id], memberId: auth.member.id, at, activity, text, audit });
+  if (noteAdded) {
     await recordChange(tx, { contactIds: [contact.id], memberId: auth.member.id, at, activity: ActivityType.noteAdded, text: 'Note added', audit: [] });
   }
   return updated;
@@ -187,17 +185,13 @@ export async function deleteContacts(ctx: Context, auth: AuthContext, ids: numbe
         contactIds: unique, memberId: auth.member.id, at, activity: ActivityType.deleted, text: 'Contact deleted permanently',
         audit: [{ action: 'delete', dataType: 'contact' }],
       });
-      await tx.deleteFrom('contacts').where('id', 'in', unique).execute();
-      await adjustCounts(tx, visible, []);
+      await deleteContactRows(tx, visible);
       return;
     }
     const trashing = visible.filter((c) => !c.trashed);
-    const toTrash = trashing.map((c) => c.id);
-    if (!toTrash.length) return;
-    await tx.updateTable('contacts').set((eb) => ({ trashed: 1, trashed_at: at, version: nextVersion(eb), updated_at: at })).where('id', 'in', toTrash).execute();
-    await adjustCounts(tx, trashing, trashing.map((c) => ({ ...c, trashed: 1 })));
+    await setTrashed(tx, trashing, true, at);
     await recordChange(tx, {
-      contactIds: toTrash, memberId: auth.member.id, at, activity: ActivityType.trashed, text: 'Contact moved to the trash',
+      contactIds: trashing.map((c) => c.id), memberId: auth.member.id, at, activity: ActivityType.trashed, text: 'Contact moved to the trash',
       audit: [{ action: 'trash', dataType: 'trashed', old: '0', new: '1' }],
     });
   });

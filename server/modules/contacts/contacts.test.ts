@@ -202,6 +202,38 @@ describe('GET, PUT and DELETE /rest/1/contacts/{id}', () => {
     expect(listed).toMatchObject(expected);
   });
 
+  it('records nothing and keeps the version for an update that changes nothing', async () => {
+    const id = idOf(await rep.post('/rest/1/contacts', { first_name: 'Same', email: 'same@example.com', phone: '2125550111', city: 'Boston', tags: ['Kept'] }));
+    const before = await server.ctx.store.db.selectFrom('contacts').select(['version', 'updated_at']).where('id', '=', Number(id)).executeTakeFirstOrThrow();
+    for (const body of [{}, { first_name: 'Same', email: 'same@example.com', phone: '(212) 555-0111', city: 'Boston', tags: ['kept'] }]) {
+      const reply = await rep.put(`/rest/1/contacts/${id}`, body);
+      expect(reply.status, reply.text).toBe(200);
+    }
+    const after = await server.ctx.store.db.selectFrom('contacts').select(['version', 'updated_at']).where('id', '=', Number(id)).executeTakeFirstOrThrow();
+    expect(after).toEqual(before);
+    const activities = (await rep.get(`/rest/1/contacts/${id}/activities?days=1`)).body.contact_activities.contact_activities;
+    expect(activities.map((a: { activity: string }) => a.activity)).toEqual(['Contact created']);
+  });
+
+  it('records only "Note added" for a body that only adds a note', async () => {
+    const id = idOf(await rep.post('/rest/1/contacts', { first_name: 'Noted' }));
+    await rep.put(`/rest/1/contacts/${id}`, { notes: 'Just a note' });
+    const activities = (await rep.get(`/rest/1/contacts/${id}/activities?days=1`)).body.contact_activities.contact_activities;
+    expect(activities.map((a: { activity: string }) => a.activity)).toEqual(['Note added', 'Contact created']);
+  });
+
+  it('takes do_not_call and time_zone (extensions) on create and update, audited', async () => {
+    const id = idOf(await rep.post('/rest/1/contacts', { first_name: 'Quiet', do_not_call: 1, time_zone: 'America/Denver' }));
+    expect(await fetchOne(rep, id)).toMatchObject({ do_not_call: '1', time_zone: 'America/Denver' });
+    await rep.form('PUT', `/rest/1/contacts/${id}`, 'do_not_call=0&time_zone=');
+    expect(await fetchOne(rep, id)).toMatchObject({ do_not_call: '0', time_zone: '' });
+    const audit = (await rep.get(`/rest/1/contacts/${id}/auditlog`)).body.contact_activities.contact_activities;
+    expect(audit).toEqual(expect.arrayContaining([
+      expect.objectContaining({ data_type: 'do_not_call', old: '1', new: '0' }),
+      expect.objectContaining({ data_type: 'time_zone', old: 'America/Denver', new: '' }),
+    ]));
+  });
+
   it('records a folder move as "moved" with the old and new folder ids', async () => {
     const id = idOf(await rep.post('/rest/1/contacts', { first_name: 'Mover', category_id: folderA }));
     await rep.put(`/rest/1/contacts/${id}`, { category_id: String(folderB) });

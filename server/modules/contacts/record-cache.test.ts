@@ -4,9 +4,9 @@ import { createApp, createHttpServer } from '../../app.js';
 import { createContext } from '../../context.js';
 import type { Member } from '../../db/schema.js';
 import { type Caller, caller, serverWithTeam, type Team, type TestServer } from '../../test/harness.js';
-import { recordRows } from './contacts.repository.js';
+import { recordRows } from './contact-records.repository.js';
 import { presentContacts } from './contacts.service.js';
-import { RecordCache } from './record-cache.js';
+import { RecordCache } from '../../lib/record-cache.js';
 
 describe('RecordCache', () => {
   it('answers a record only at the contact version and catalog version it was kept under', () => {

@@ -1,28 +1,18 @@
 import type { Db } from '../../db/database.js';
 import type { Folder, FoldersTable } from '../../db/schema.js';
 import type { Insertable, Updateable } from 'kysely';
-import { moveCounts } from '../contacts/contact-counts.js';
-import { bumpCatalog, nextVersion } from '../contacts/record-cache.js';
+import { paged, type PageRequest } from '../../db/paging.js';
+import { bumpCatalog } from '../../db/versions.js';
+import { moveFolderContents } from '../contacts/contact-rows.repository.js';
 
 export const findFolder = (db: Db, orgId: number, id: number) =>
   db.selectFrom('folders').selectAll().where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
 
 /** A page of the organisation's folders (all of them, or only the top level), by name then id. */
-export async function listFolders(db: Db, orgId: number, topLevelOnly: boolean, page: { limit: number; offset: number }) {
+export async function listFolders(db: Db, orgId: number, topLevelOnly: boolean, page: PageRequest) {
   let query = db.selectFrom('folders').where('org_id', '=', orgId);
   if (topLevelOnly) query = query.where('parent_id', 'is', null);
-  const [rows, count] = await Promise.all([
-    query
-      .selectAll()
-      .orderBy((eb) => eb.fn('lower', ['name']))
-      .orderBy('name')
-      .orderBy('id')
-      .limit(page.limit)
-      .offset(page.offset)
-      .execute(),
-    query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+  return paged(query, (q) => q.selectAll().orderBy((eb) => eb.fn('lower', ['name'])).orderBy('name').orderBy('id'), page);
 }
 
 export async function subFoldersOf(db: Db, parentIds: number[]): Promise<Folder[]> {
@@ -64,24 +54,7 @@ export type FolderRemoval = {
  * moved contact ('moved', old folder id to new folder id or '0'), one update, then the folders, sub-folders first.
  */
 export async function deleteFoldersInto(db: Db, r: FolderRemoval) {
-  const folderIds = [r.folderId, ...r.subFolderIds];
-  await db
-    .insertInto('contact_audit')
-    .columns(['contact_id', 'member_id', 'action', 'data_type', 'old_value', 'new_value', 'created_at'])
-    .expression((eb) =>
-      eb.selectFrom('contacts').where('org_id', '=', r.orgId).where('folder_id', 'in', folderIds).select((s) => [
-        'id', s.val(r.actorId).as('member_id'), s.val('update').as('action'), s.val('moved').as('data_type'),
-        s.cast<string>('folder_id', 'text').as('old_value'), s.val(String(r.targetId ?? 0)).as('new_value'), s.val(r.at).as('created_at'),
-      ]),
-    )
-    .execute();
-  await db
-    .updateTable('contacts')
-    .set((eb) => ({ folder_id: r.targetId, version: nextVersion(eb), updated_at: r.at }))
-    .where('org_id', '=', r.orgId)
-    .where('folder_id', 'in', folderIds)
-    .execute();
-  await moveCounts(db, { orgId: r.orgId, folderIds }, { folderId: r.targetId });
+  await moveFolderContents(db, { orgId: r.orgId, folderIds: [r.folderId, ...r.subFolderIds], targetId: r.targetId, at: r.at, actorId: r.actorId });
   if (r.subFolderIds.length) await db.deleteFrom('folders').where('id', 'in', r.subFolderIds).execute();
   await db.deleteFrom('folders').where('id', '=', r.folderId).execute();
 }

@@ -14,7 +14,7 @@ export function foldersRouter(ctx: Context): Router {
     const query = parse(listFoldersQuery, req.query);
     const { rows, total, childrenOf } = await service.listFolders(ctx, authOf(req), query);
     const items: unknown[] = query.structure ? rows.map((f) => toFolderNode(f, childrenOf(f))) : rows.map(toFolderRecord);
-    const meta = pageMeta({ page: query.page, pageSize: query.page_size }, total);
+    const meta = pageMeta(query, total);
     sendSuccess(res, 200, 'folders', { ...keyedByPosition(items), ...meta });
   });
 

@@ -1,12 +1,11 @@
 import type { z } from 'zod';
-import type { AuthContext } from '../../auth/middleware.js';
+import { type AuthContext, requireVendor } from '../../auth/access.js';
 import type { Context } from '../../context.js';
 import type { createFolderBody, deleteFolderQuery, listFoldersQuery, updateFolderBody } from '../../contracts/folders.js';
 import type { Db } from '../../db/database.js';
 import type { Folder } from '../../db/schema.js';
 import { conflict, invalidField, notFound, unknownReference } from '../../lib/errors.js';
 import { now } from '../../lib/time.js';
-import { requireVendor } from '../members/members.service.js';
 import * as repo from './folders.repository.js';
 
 /** Another organisation's folder answers exactly like one that does not exist. */
@@ -17,8 +16,7 @@ async function folderOf(db: Db, auth: AuthContext, id: number): Promise<Folder> 
 }
 
 export async function listFolders(ctx: Context, auth: AuthContext, query: z.output<typeof listFoldersQuery>) {
-  const page = { limit: query.page_size, offset: (query.page - 1) * query.page_size };
-  const { rows, total } = await repo.listFolders(ctx.store.db, auth.member.org_id, query.structure, page);
+  const { rows, total } = await repo.listFolders(ctx.store.db, auth.member.org_id, query.structure, query);
   const subFolders = query.structure ? await repo.subFoldersOf(ctx.store.db, rows.map((f) => f.id)) : [];
   return { rows, total, childrenOf: (folder: Folder) => subFolders.filter((s) => s.parent_id === folder.id) };
 }

@@ -1,8 +1,9 @@
 import { Router } from 'express';
+import { requireVendor } from '../../auth/access.js';
 import { authOf } from '../../auth/middleware.js';
 import type { Context } from '../../context.js';
 import { createMemberBody, listMembersQuery, memberIdParam, updateMemberBody } from '../../contracts/members.js';
-import { pageMeta, sendList, sendNoContent, sendSuccess } from '../../lib/envelope.js';
+import { oneOfOne, pageMeta, sendList, sendNoContent, sendSuccess } from '../../lib/envelope.js';
 import { parse } from '../../lib/validate.js';
 import * as service from './members.service.js';
 
@@ -19,21 +20,21 @@ export function membersRouter(ctx: Context): Router {
     const query = parse(listMembersQuery, req.query);
     if (query.user_id) {
       const member = await service.visibleMember(ctx, auth, query.user_id);
-      return sendList(res, 'members', [service.present(ctx, auth, member)], pageMeta({ page: 1, pageSize: 1 }, 1));
+      return sendList(res, 'members', [service.present(ctx, auth, member)], oneOfOne());
     }
     const { rows, total } = await service.listMembers(ctx, auth, query);
-    sendList(res, 'members', rows.map((m) => service.present(ctx, auth, m)), pageMeta({ page: query.page, pageSize: query.page_size }, total));
+    sendList(res, 'members', rows.map((m) => service.present(ctx, auth, m)), pageMeta(query, total));
   });
 
   router.get('/members/:user_id', async (req, res) => {
     const auth = authOf(req);
     const member = await service.visibleMember(ctx, auth, parse(memberIdParam, req.params).user_id);
-    sendList(res, 'members', [service.present(ctx, auth, member)], pageMeta({ page: 1, pageSize: 1 }, 1));
+    sendList(res, 'members', [service.present(ctx, auth, member)], oneOfOne());
   });
 
   router.post('/members', async (req, res) => {
     const auth = authOf(req);
-    service.requireVendor(auth, 'create members');
+    requireVendor(auth, 'create members');
     const member = await service.createMember(ctx, auth, parse(createMemberBody, req.body));
     sendSuccess(res, 201, 'members', { members: service.present(ctx, auth, member) });
   });
@@ -47,7 +48,7 @@ export function membersRouter(ctx: Context): Router {
 
   router.delete('/members/:user_id', async (req, res) => {
     const auth = authOf(req);
-    service.requireVendor(auth, 'delete members');
+    requireVendor(auth, 'delete members');
     await service.deleteMember(ctx, auth, parse(memberIdParam, req.params).user_id);
     sendNoContent(res);
   });

@@ -1,13 +1,13 @@
 import type { z } from 'zod';
-import { scopeIncludesMember, isVendor } from '../../auth/access.js';
-import type { AuthContext } from '../../auth/middleware.js';
+import { type AuthContext, requireVendor, scopeIncludesMember } from '../../auth/access.js';
+import { findMemberById, findMemberByUsername } from '../../auth/auth.repository.js';
 import { hashPassword } from '../../auth/passwords.js';
 import { issuePersonalToken, personalToken } from '../../auth/tokens.js';
 import type { Context } from '../../context.js';
 import type { createMemberBody, listMembersQuery, updateMemberBody } from '../../contracts/members.js';
 import type { Db } from '../../db/database.js';
 import type { Member } from '../../db/schema.js';
-import { Codes, conflict, forbidden, invalidField, notFound, unknownReference } from '../../lib/errors.js';
+import { conflict, forbidden, invalidField, notFound, unknownReference } from '../../lib/errors.js';
 import { now } from '../../lib/time.js';
 import * as repo from './members.repository.js';
 import { toMemberRecord } from './members.serializer.js';
@@ -19,7 +19,7 @@ export function present(ctx: Context, auth: AuthContext, member: Member) {
 }
 
 export async function visibleMember(ctx: Context, auth: AuthContext, id: number): Promise<Member> {
-  const member = await repo.findMemberById(ctx.store.db, id);
+  const member = await findMemberById(ctx.store.db, id);
   if (!member || !scopeIncludesMember(auth.scope, member)) throw notFound(`There is no member ${id} in your team.`);
   return member;
 }
@@ -28,20 +28,16 @@ export async function listMembers(ctx: Context, auth: AuthContext, query: z.outp
   const filter: repo.MemberFilter = { orgId: auth.member.org_id };
   if (auth.scope.kind === 'team') filter.ids = auth.scope.memberIds;
   if (!query.entire_team) filter.parentOrSelf = auth.member.id;
-  return repo.listMembers(ctx.store.db, filter, { limit: query.page_size, offset: (query.page - 1) * query.page_size });
-}
-
-export function requireVendor(auth: AuthContext, action: string) {
-  if (!isVendor(auth.member)) throw forbidden(`Only the organisation's vendor account can ${action}.`, Codes.vendorOnly);
+  return repo.listMembers(ctx.store.db, filter, query);
 }
 
 async function assertUsernameFree(db: Db, username: string, exceptId?: number) {
-  const existing = await repo.findMemberByUsername(db, username);
+  const existing = await findMemberByUsername(db, username);
   if (existing && existing.id !== exceptId) throw conflict(`The username "${username}" is taken. Choose another.`);
 }
 
 async function assertManager(db: Db, auth: AuthContext, managerId: number) {
-  const manager = await repo.findMemberById(db, managerId);
+  const manager = await findMemberById(db, managerId);
   if (!manager || manager.org_id !== auth.member.org_id) throw unknownReference('manager_id', `manager_id ${managerId} is not a member of your organisation.`);
   if (manager.role === 'member') throw invalidField('manager_id', `manager_id ${managerId} is not a manager; make that member a manager first.`);
   return manager;
@@ -99,13 +95,9 @@ export async function createVendor(ctx: Pick<Context, 'store' | 'secretKey'>, in
   const at = now();
   return ctx.store.write(async (tx) => {
     await assertUsernameFree(tx, input.username);
-    const org = await tx
-      .insertInto('organisations')
-      .values({ name: input.organisation ?? `${input.username}'s organisation`, created_at: at })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const orgId = await repo.insertOrganisation(tx, input.organisation ?? `${input.username}'s organisation`, at);
     const member = await repo.insertMember(tx, {
-      org_id: org.id, parent_id: null, role: 'vendor', username: input.username, password_hash: passwordHash,
+      org_id: orgId, parent_id: null, role: 'vendor', username: input.username, password_hash: passwordHash,
       first_name: input.firstName ?? '', last_name: input.lastName ?? '', email: input.email, phone: null,
       billing_item_id: '0', billing_group_id: '', subgroup_id: '', subscription_status: 'active', created_at: at, updated_at: at,
     });

@@ -1,8 +1,3 @@
-import type { ExpressionBuilder } from 'kysely';
-import type { Db } from '../../db/database.js';
-import { prepared } from '../../db/prepared.js';
-import type { Database } from '../../db/schema.js';
-
 /*
  * A contact's record (contacts.serializer.ts) is built from its row, up to eleven detail tables and the
  * organisation's folders, tags, custom fields and member names, then serialized: most of what a list costs.
@@ -11,9 +6,9 @@ import type { Database } from '../../db/schema.js';
  *
  * A kept record is used only while both numbers it was built under still hold:
  * - `contacts.version`, which every write to the contact's row or to its own detail rows raises in the same
- *   statement as the row's update (`nextVersion`);
+ *   statement as the row's update (`nextVersion`, db/versions.ts);
  * - `organisations.catalog_version`, which every write to what records show from outside the contact raises in
- *   the same transaction (`bumpCatalog`): a folder's name or description, a member's names, a tag's title, a
+ *   the same transaction (`bumpCatalog`, db/versions.ts): a folder's name or description, a member's names, a tag's title, a
  *   custom field's name, type or order.
  * Both are read before the record is built, so a kept record is never older than the numbers it is kept under.
  * Processes share nothing but the store, and the numbers come from the store, so a write in one process is seen
@@ -47,19 +42,4 @@ export class RecordCache {
     this.entries.set(id, { version, catalog, json });
     if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
   }
-}
-
-/** The value that raises a contact's version by one: put it in every update of `contacts` rows. */
-export const nextVersion = (eb: ExpressionBuilder<Database, 'contacts'>) => eb('contacts.version', '+', 1);
-
-/** Raises the organisation's catalog version: call it in the transaction of every write to what records show of it. */
-export async function bumpCatalog(tx: Db, orgId: number) {
-  await tx.updateTable('organisations').set((eb) => ({ catalog_version: eb('catalog_version', '+', 1) })).where('id', '=', orgId).execute();
-}
-
-const catalogQuery = prepared<null, { orgId: number }, { catalog_version: number }>('catalog version', (db, _, p) =>
-  db.selectFrom('organisations').select('catalog_version').where('id', '=', p.orgId));
-
-export async function catalogVersion(db: Db, orgId: number): Promise<number> {
-  return (await catalogQuery(db, null, { orgId }))[0]?.catalog_version ?? 0;
 }

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database.js';
+import { paged, type PageRequest } from '../../db/paging.js';
 
 /** Activity types (the record's activity_id). Listed in docs/api.md. */
 export const ActivityType = {
@@ -34,20 +35,11 @@ export async function recordChange(
   if (rows.length) await db.insertInto('contact_audit').values(rows).execute();
 }
 
-export async function listActivities(db: Db, contactId: number, since: string, page: { limit: number; offset: number }) {
+export function listActivities(db: Db, contactId: number, since: string, page: PageRequest) {
   const base = db.selectFrom('contact_activities').where('contact_id', '=', contactId).where('created_at', '>=', since);
-  const [rows, count] = await Promise.all([
-    base.selectAll().orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+  return paged(base, (q) => q.selectAll().orderBy('id', 'desc'), page);
 }
 
-export async function listAudit(db: Db, contactId: number, page: { limit: number; offset: number }) {
-  const base = db.selectFrom('contact_audit').where('contact_id', '=', contactId);
-  const [rows, count] = await Promise.all([
-    base.selectAll().orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+export function listAudit(db: Db, contactId: number, page: PageRequest) {
+  return paged(db.selectFrom('contact_audit').where('contact_id', '=', contactId), (q) => q.selectAll().orderBy('id', 'desc'), page);
 }

@@ -1,0 +1,113 @@
+import type { ExpressionBuilder } from 'kysely';
+import type { Scope } from '../../auth/access.js';
+import type { ContactSortColumn, ListContactsQuery } from '../../contracts/contacts.js';
+import type { Db } from '../../db/database.js';
+import { type Placeholders, prepared } from '../../db/prepared.js';
+import type { Database } from '../../db/schema.js';
+import { now } from '../../lib/time.js';
+import type { PageRow } from './contact-records.repository.js';
+import { prefixEnd, searchTerms } from './contact-search.repository.js';
+import { type ContactQuery, inScope, type ScopeParams, scopeParams } from './contacts.repository.js';
+
+type Eb = ExpressionBuilder<Database, 'contacts'>;
+
+const SORT_COLUMNS: Record<ContactSortColumn, 'id' | 'updated_at' | 'first_name' | 'last_name' | 'email' | 'rating'> = {
+  // Ids grow with creation time, so "date added" is the primary key order and needs no sort.
+  date_added: 'id',
+  date_modified: 'updated_at',
+  first_name: 'first_name',
+  last_name: 'last_name',
+  email: 'email',
+  rating: 'rating',
+};
+
+/** What changes a list query's SQL beyond which filter values it is given. */
+type ListShape = { trashed: boolean; archived: boolean; newToo: boolean };
+type ListParams = ScopeParams & {
+  folderId?: number; updatedFrom?: string; updatedTo?: string; createdFrom?: string; createdTo?: string; email?: string; tagId?: number;
+  termStarts?: string[]; termEnds?: string[];
+};
+
+function listPlan(scope: Scope, q: ListContactsQuery): { shape: ListShape; params: ListParams } {
+  const params: ListParams = scopeParams(scope);
+  const folderId = q.category_id ?? q.folder_id;
+  if (folderId) params.folderId = folderId;
+  if (q.updated_from) {
+    params.updatedFrom = q.updated_from;
+    params.updatedTo = q.update_to ?? now();
+  } else if (q.update_to) params.updatedTo = q.update_to;
+  if (q.created_from) params.createdFrom = q.created_from;
+  if (q.created_to) params.createdTo = q.created_to;
+  if (q.email_address) params.email = q.email_address.toLowerCase();
+  if (q.tag_id) params.tagId = q.tag_id;
+  if (q.search) {
+    params.termStarts = searchTerms(q.search);
+    params.termEnds = params.termStarts.map(prefixEnd);
+  }
+  // Without include_new an updated_from search is about changes to contacts that already existed.
+  return { shape: { trashed: q.include_trashed, archived: q.include_archived, newToo: !!q.include_new }, params };
+}
+
+function applyFilters(query: ContactQuery, s: ListShape, p: Placeholders<ListParams>): ContactQuery {
+  let x = inScope(query, p);
+  if (!s.trashed) x = x.where('contacts.trashed', '=', 0);
+  if (!s.archived) x = x.where('contacts.archived', '=', 0);
+  if (p.folderId) x = x.where('contacts.folder_id', '=', p.folderId);
+  if (p.updatedFrom) {
+    x = x.where('contacts.updated_at', '>=', p.updatedFrom).where('contacts.updated_at', '<=', p.updatedTo!);
+    if (!s.newToo) x = x.where('contacts.created_at', '<', p.updatedFrom);
+  } else if (p.updatedTo) x = x.where('contacts.updated_at', '<=', p.updatedTo);
+  if (p.createdFrom) x = x.where('contacts.created_at', '>=', p.createdFrom);
+  if (p.createdTo) x = x.where('contacts.created_at', '<=', p.createdTo);
+  const { email, tagId, termStarts, termEnds } = p;
+  if (email) x = x.where('contacts.id', 'in', (eb: Eb) => eb.selectFrom('contact_emails').select('contact_id').where('email_lc', '=', email));
+  if (tagId) x = x.where('contacts.id', 'in', (eb: Eb) => eb.selectFrom('contact_tags').select('contact_id').where('tag_id', '=', tagId));
+  if (termStarts && termEnds) {
+    x = x.where('contacts.id', 'in', (eb: Eb) =>
+      eb
+        .selectFrom('contact_search_terms')
+        .select('contact_id')
+        .where('org_id', '=', p.orgId)
+        .where((w) => w.or(termStarts.map((start, i) => w.and([w('term', '>=', start), w('term', '<', termEnds[i]!)])))),
+    );
+  }
+  return x;
+}
+
+type PageShape = ListShape & { sort: ContactSortColumn; direction: 'asc' | 'desc' };
+
+const contactsPage = prepared<PageShape, ListParams & { limit: number; offset: number }, PageRow>('contacts page', (db, s, p) => {
+  const column = SORT_COLUMNS[s.sort];
+  let rows = applyFilters(db.selectFrom('contacts'), s, p).select(['contacts.id', 'contacts.version'])
+    .orderBy(`contacts.${column}`, s.direction);
+  if (column !== 'id') rows = rows.orderBy('contacts.id', s.direction);
+  return rows.limit(p.limit).offset(p.offset);
+});
+
+const contactsCount = prepared<ListShape, ListParams, { n: number }>('contacts count', (db, s, p) =>
+  applyFilters(db.selectFrom('contacts'), s, p).select((eb) => eb.fn.countAll<number>().as('n')));
+
+/** The values of a list filtered only by scope, folder and state, whose total is a sum of kept counts. */
+type CountedParams = Pick<ListParams, 'orgId' | 'memberIds' | 'folderId'>;
+const COUNTED = new Set<string>(['orgId', 'memberIds', 'folderId'] satisfies (keyof CountedParams)[]);
+const isCounted = (p: ListParams): p is CountedParams => Object.keys(p).every((name) => COUNTED.has(name));
+
+const countedTotal = prepared<ListShape, CountedParams, { n: number | null }>('contacts counted', (db, s, p) => {
+  let q = db.selectFrom('contact_counts').select((eb) => eb.fn.sum<number>('n').as('n')).where('org_id', '=', p.orgId);
+  if (p.memberIds) q = q.where('owner_id', 'in', p.memberIds);
+  if (p.folderId) q = q.where('folder_key', '=', p.folderId);
+  if (!s.trashed) q = q.where('trashed', '=', 0);
+  if (!s.archived) q = q.where('archived', '=', 0);
+  return q;
+});
+
+export async function listContacts(db: Db, scope: Scope, q: ListContactsQuery) {
+  const { shape, params } = listPlan(scope, q);
+  const page = { ...shape, sort: q.sort_by, direction: q.sort_order === 'ASC' ? 'asc' : 'desc' } as const;
+  const [rows, count] = await Promise.all([
+    contactsPage(db, page, { ...params, limit: q.page_size, offset: (q.page - 1) * q.page_size }),
+    isCounted(params) ? countedTotal(db, shape, params) : contactsCount(db, shape, params),
+  ]);
+  return { rows, total: Number(count[0]?.n ?? 0) };
+}
+

@@ -1,0 +1,119 @@
+import type { Db } from '../../db/database.js';
+import type { Contact, ContactUpdate, NewContact } from '../../db/schema.js';
+import { nextVersion } from '../../db/versions.js';
+import { adjustCounts, moveCounts } from './contact-counts.repository.js';
+import { type ContactInput, addressOf } from './contact-input.js';
+import { insertSearchTerms, reindexSearch } from './contact-search.repository.js';
+
+/*
+ * The one way to write contact rows. Whatever inserts, changes, moves or removes contacts goes through here, so
+ * that the three things the store keeps beside them stay true in the same transaction (docs/store.md): the
+ * contact's version (record cache), the kept counts per owner, folder and state, and the search terms.
+ */
+
+/**
+ * The detail tables most contacts have no rows in, each with its bit in contacts.detail_kinds: reading a page of
+ * records skips the tables where no contact has its bit. Whatever adds a row to one of these tables must set
+ * its bit in the same transaction (a bit may stay set after the rows are gone; that costs only a query).
+ */
+export const DETAIL_KINDS = {
+  addresses: 1, tags: 2, customValues: 4, notes: 8, names: 16, answers: 32, social: 64, crm: 128,
+} as const;
+
+/** The bits of the sparse tables that writing this body's details may add rows to. */
+export function detailKindsOf(body: ContactInput): number {
+  const k = DETAIL_KINDS;
+  return (Object.keys(addressOf(body)).length ? k.addresses : 0) | (body.tags?.length ? k.tags : 0) | (body.custom_fields?.length ? k.customValues : 0)
+    | (body.notes ? k.notes : 0) | (body.additional_name?.length ? k.names : 0)
+    | (body.question?.length && body.answer?.length ? k.answers : 0) | (body.social_accounts?.length ? k.social : 0);
+}
+
+/** Inserts a contact at version 0 and counts it. Its search terms follow once its details are written (`indexNewContact`). */
+export async function insertContact(tx: Db, values: NewContact): Promise<Contact> {
+  const contact = await tx.insertInto('contacts').values(values).returningAll().executeTakeFirstOrThrow();
+  await adjustCounts(tx, [], [contact]);
+  return contact;
+}
+
+/** A new contact's search terms, from the e-mails and phones just written for it (no need to read them back). */
+export const indexNewContact = (tx: Db, contact: Contact, emails: string[], phones: string[]) => insertSearchTerms(tx, contact, emails, phones);
+
+export type RowUpdate = {
+  changes: ContactUpdate;
+  at: string;
+  /** Bits of sparse detail tables that this change added rows to. */
+  detailKinds?: number;
+  /** Its names, e-mails or phones changed in their own tables: search terms follow. */
+  searchChanged?: boolean;
+};
+
+const SEARCHED_COLUMNS = ['first_name', 'last_name', 'email', 'phone'] as const;
+const COUNTED_COLUMNS = ['owner_id', 'folder_id', 'trashed', 'archived'] as const;
+
+/**
+ * The one update of a contact row, for a change to the row or to its own detail rows (then `changes` may be empty):
+ * raises its version and modification time, and keeps counts and search terms in step.
+ */
+export async function updateContactRow(tx: Db, before: Contact, update: RowUpdate): Promise<Contact> {
+  const { changes, at, detailKinds = 0 } = update;
+  const updated = await tx.updateTable('contacts')
+    .set((eb) => ({ ...changes, ...(detailKinds && { detail_kinds: eb('detail_kinds', '|', detailKinds) }), version: nextVersion(eb), updated_at: at }))
+    .where('id', '=', before.id).returningAll().executeTakeFirstOrThrow();
+  if (COUNTED_COLUMNS.some((c) => before[c] !== updated[c])) await adjustCounts(tx, [before], [updated]);
+  if (update.searchChanged || SEARCHED_COLUMNS.some((c) => before[c] !== updated[c])) await reindexSearch(tx, updated);
+  return updated;
+}
+
+/** Moves contacts to the trash (or back out of it), set-based. */
+export async function setTrashed(tx: Db, contacts: Contact[], trashed: boolean, at: string): Promise<void> {
+  const changing = contacts.filter((c) => !!c.trashed !== trashed);
+  if (!changing.length) return;
+  await tx.updateTable('contacts')
+    .set((eb) => ({ trashed: trashed ? 1 : 0, trashed_at: trashed ? at : null, version: nextVersion(eb), updated_at: at }))
+    .where('id', 'in', changing.map((c) => c.id)).execute();
+  await adjustCounts(tx, changing, changing.map((c) => ({ ...c, trashed: trashed ? 1 : 0 })));
+}
+
+/** Deletes contacts for good; their details go with them (ON DELETE CASCADE), their history stays. */
+export async function deleteContactRows(tx: Db, contacts: Contact[]): Promise<void> {
+  if (!contacts.length) return;
+  await tx.deleteFrom('contacts').where('id', 'in', contacts.map((c) => c.id)).execute();
+  await adjustCounts(tx, contacts, []);
+}
+
+type SetMove = { orgId: number; actorId: number; at: string };
+
+/** Every contact of some folders moves to another folder (or none), audited as 'moved' each: a folder deleted. */
+export async function moveFolderContents(tx: Db, move: SetMove & { folderIds: number[]; targetId: number | null }): Promise<void> {
+  await tx
+    .insertInto('contact_audit')
+    .columns(['contact_id', 'member_id', 'action', 'data_type', 'old_value', 'new_value', 'created_at'])
+    .expression((eb) =>
+      eb.selectFrom('contacts').where('org_id', '=', move.orgId).where('folder_id', 'in', move.folderIds).select((s) => [
+        'id', s.val(move.actorId).as('member_id'), s.val('update').as('action'), s.val('moved').as('data_type'),
+        s.cast<string>('folder_id', 'text').as('old_value'), s.val(String(move.targetId ?? 0)).as('new_value'), s.val(move.at).as('created_at'),
+      ]),
+    )
+    .execute();
+  await tx.updateTable('contacts')
+    .set((eb) => ({ folder_id: move.targetId, version: nextVersion(eb), updated_at: move.at }))
+    .where('org_id', '=', move.orgId).where('folder_id', 'in', move.folderIds).execute();
+  await moveCounts(tx, { orgId: move.orgId, folderIds: move.folderIds }, { folderId: move.targetId });
+}
+
+/** Every contact of one owner goes to another, audited as 'transferred' each: a member deleted. */
+export async function transferAllContacts(tx: Db, move: SetMove & { fromId: number; toId: number }): Promise<void> {
+  await tx
+    .insertInto('contact_audit')
+    .columns(['contact_id', 'member_id', 'action', 'data_type', 'old_value', 'new_value', 'created_at'])
+    .expression((eb) =>
+      eb.selectFrom('contacts').where('owner_id', '=', move.fromId).select((s) => [
+        'id', s.val(move.actorId).as('member_id'), s.val('update').as('action'), s.val('transferred').as('data_type'),
+        s.val(String(move.fromId)).as('old_value'), s.val(String(move.toId)).as('new_value'), s.val(move.at).as('created_at'),
+      ]),
+    )
+    .execute();
+  await tx.updateTable('contacts').set((eb) => ({ owner_id: move.toId, version: nextVersion(eb), updated_at: move.at }))
+    .where('owner_id', '=', move.fromId).execute();
+  await moveCounts(tx, { orgId: move.orgId, ownerId: move.fromId }, { ownerId: move.toId });
+}
