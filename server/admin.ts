@@ -12,7 +12,7 @@ import { createMemberBody } from './contracts/members.js';
 import { openStore, sqlitePath } from './db/database.js';
 import { ApiError } from './lib/errors.js';
 import { createVendor } from './modules/members/members.service.js';
-import { toMemberRecord } from './modules/members/members.serializer.js';
+import { toMemberRecord } from './auth/member-record.js';
 
 const USAGE = 'usage: npm run --silent admin -- create-vendor --username U --password P --email E [--first-name F] [--last-name L]';
 

@@ -5,7 +5,7 @@ import { Codes, unauthorized } from '../lib/errors.js';
 import { parseCookies } from '../lib/http.js';
 import { sendNoContent, sendSuccess } from '../lib/envelope.js';
 import { parse } from '../lib/validate.js';
-import { toMemberRecord } from '../modules/members/members.serializer.js';
+import { toMemberRecord } from './member-record.js';
 import { findMemberByUsername } from './auth.repository.js';
 import { assertNotThrottled, clearFailures, recordFailure } from './login-throttle.js';
 import { authenticate, authOf, requireCsrfHeader } from './middleware.js';

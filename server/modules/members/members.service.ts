@@ -10,7 +10,7 @@ import type { Member } from '../../db/schema.js';
 import { conflict, forbidden, invalidField, notFound, unknownReference } from '../../lib/errors.js';
 import { now } from '../../lib/time.js';
 import * as repo from './members.repository.js';
-import { toMemberRecord } from './members.serializer.js';
+import { toMemberRecord } from '../../auth/member-record.js';
 
 /** Browsers never get a bearer token; integrations get the tokens of members in their own team. */
 export function present(ctx: Context, auth: AuthContext, member: Member) {

@@ -1,6 +1,6 @@
-import type { MemberRecord } from '../../contracts/members.js';
-import type { Member } from '../../db/schema.js';
-import { timestampOrZero } from '../../lib/time.js';
+import type { MemberRecord } from '../contracts/members.js';
+import type { Member } from '../db/schema.js';
+import { timestampOrZero } from '../lib/time.js';
 
 export const displayName = (m: Pick<Member, 'first_name' | 'last_name' | 'username'>) =>
   `${m.first_name} ${m.last_name}`.trim() || m.username;

@@ -1,0 +1,34 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect, it } from 'vitest';
+
+/*
+ * Dependencies flow one way (../shared/docs/architecture.md): routers -> services -> repositories; modules may use
+ * auth, db and lib; auth, db and lib never reach up into modules; the web app imports nothing of the server but
+ * its contracts. Each rule names the folder, and the folders its files must not import from.
+ */
+const RULES: [string, RegExp][] = [
+  ['server/lib', /^server\/(modules|auth|dialer|callbacks)\//],
+  ['server/db', /^server\/(modules|auth|dialer|callbacks)\//],
+  ['server/auth', /^server\/(modules|dialer|callbacks)\//],
+  ['server/contracts', /^server\/(?!contracts\/)|^(?!zod$|server\/)/],
+  ['server/callbacks', /^server\/(modules|dialer)\//],
+  ['src', /^server\/(?!contracts\/)/],
+];
+
+function filesUnder(dir: string): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile() && /\.tsx?$/.test(e.name) && !e.name.endsWith('.test.ts'))
+    .map((e) => path.join(e.parentPath, e.name));
+}
+
+const importsOf = (file: string) =>
+  [...fs.readFileSync(file, 'utf8').matchAll(/^\s*(?:import|export)\s[^'"]*?from\s+'([^']+)'/gm)].map((m) => m[1]!);
+
+it.each(RULES)('%s imports nothing it must not', (dir, forbidden) => {
+  const offending = filesUnder(dir).flatMap((file) =>
+    importsOf(file).filter((spec) => forbidden.test(spec.startsWith('.') ? path.relative('.', path.resolve(path.dirname(file), spec)) : spec))
+      .map((spec) => `${file} -> ${spec}`));
+  expect(offending).toEqual([]);
+});
