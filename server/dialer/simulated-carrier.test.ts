@@ -1,9 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type Carrier, type CarrierEvent, createCarrier } from './carrier.js';
+import { type Carrier, type CarrierEvent, createCarrier, isTerminal } from './carrier.js';
 
 /*
  * The clock is faked, so every event's arrival time is exact: a log entry is [seconds since the call was placed,
- * what happened], and a call that is over must stay silent however long we wait afterwards.
+ * what happened], and a call that is over must stay silent however long we wait afterwards: an event after a
+ * terminal one is logged as such, so every exact expectation below also checks that.
  */
 type Entry = [seconds: number, callId: number, what: string];
 
@@ -17,9 +18,13 @@ let start: number;
 function open(timeScale = 1) {
   log = [];
   start = Date.now();
+  const over = new Set<number>();
   carrier = createCarrier('simulated', {
     timeScale,
-    onEvent: (callId, event) => log.push([(Date.now() - start) / 1000, callId, describeEvent(event)]),
+    onEvent: (callId, event) => {
+      log.push([(Date.now() - start) / 1000, callId, `${describeEvent(event)}${over.has(callId) ? ' after the end' : ''}`]);
+      if (isTerminal(event)) over.add(callId);
+    },
   });
 }
 

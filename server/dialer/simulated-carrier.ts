@@ -81,11 +81,10 @@ export function createSimulatedCarrier({ timeScale, onEvent }: CarrierOptions): 
   /** Ends a live call after `delaySeconds`; later hang-ups and voicemails for it are no-ops. */
   function endLater(callId: number, phase: 'playing' | 'ending', delaySeconds: number) {
     const call = calls.get(callId);
-    if (!call || call.phase === 'ending') return false;
+    if (!call || call.phase === 'ending') return;
     clearTimers(call);
     call.phase = phase;
     after(delaySeconds, call, () => end(callId, ENDED));
-    return true;
   }
 
   return {
