@@ -1,4 +1,5 @@
-import { expect, type Page, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 
 const DEMO_PASSWORD = 'ringbook-demo';
 const TOKEN_PATTERN = /bearer_token|rb_[A-Za-z0-9_-]{40,}/;

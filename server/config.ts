@@ -1,5 +1,18 @@
 import os from 'node:os';
+import proxyAddr from 'proxy-addr';
 import { z } from 'zod';
+
+const proxyList = (value: string) => value.split(',').map((v) => v.trim()).filter(Boolean);
+
+/** The addresses whose X-Forwarded-For is believed; the same parser Express uses, so a value it refuses stops start-up. */
+function validProxyList(value: string): boolean {
+  try {
+    proxyAddr.compile(proxyList(value));
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /* Writes take turns at the one store, so workers past a few add memory more than speed. */
 const DEFAULT_WORKERS = Math.min(os.availableParallelism(), 4);
@@ -20,6 +33,11 @@ const schema = z
     SESSION_MAX_HOURS: z.coerce.number().int().min(1).max(24 * 30).default(12),
     WORKERS: z.coerce.number().int().min(1).max(64).default(DEFAULT_WORKERS),
     RECORD_CACHE_SIZE: z.coerce.number().int().min(0).max(10_000_000).default(20_000),
+    TRUST_PROXY: z.string().default('').refine(validProxyList, 'must be a comma-separated list of proxy addresses or subnets (e.g. 10.0.0.1, 10.0.0.0/8, loopback)'),
+    HEADERS_TIMEOUT_SECONDS: z.coerce.number().min(1).max(300).default(10),
+    REQUEST_TIMEOUT_SECONDS: z.coerce.number().min(1).max(3600).default(30),
+    KEEP_ALIVE_TIMEOUT_SECONDS: z.coerce.number().min(1).max(600).default(5),
+    MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(1000),
   })
   .transform((env) => ({
     port: env.PORT,
@@ -32,6 +50,13 @@ const schema = z
     session: { idleSeconds: env.SESSION_IDLE_MINUTES * 60, maxSeconds: env.SESSION_MAX_HOURS * 3600 },
     workers: env.WORKERS,
     recordCacheSize: env.RECORD_CACHE_SIZE,
+    trustProxy: proxyList(env.TRUST_PROXY),
+    connections: {
+      headersTimeoutMs: env.HEADERS_TIMEOUT_SECONDS * 1000,
+      requestTimeoutMs: env.REQUEST_TIMEOUT_SECONDS * 1000,
+      keepAliveTimeoutMs: env.KEEP_ALIVE_TIMEOUT_SECONDS * 1000,
+      maxConnections: env.MAX_CONNECTIONS,
+    },
   }));
 
 export type Config = z.output<typeof schema>;

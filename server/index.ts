@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createApp, createHttpServer } from './app.js';
+import { createApp } from './app.js';
+import { createHttpServer } from './lib/http-server.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { createContext } from './context.js';
 import { isEmpty, openStore, sqlitePath } from './db/database.js';
@@ -59,7 +60,7 @@ async function serve(config: Config, logger: Logger): Promise<number> {
   const ctx = createContext({ store, config, logger, secretKey: loadSecretKey(config.secretKey, sqlitePath(config.databaseUrl)) });
   const staticDir = path.join(root, 'dist');
   if (!fs.existsSync(path.join(staticDir, 'index.html')) && !cluster.isWorker) logger.warn('web app not built (run npm run build); serving the API only');
-  const server = createHttpServer(createApp(ctx, { staticDir })).listen(config.port, config.host);
+  const server = createHttpServer(createApp(ctx, { staticDir }), config.connections).listen(config.port, config.host);
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
   const port = (server.address() as AddressInfo).port;
   logger.info({ port }, 'listening');

@@ -62,3 +62,19 @@ export async function touchSession(db: Db, idHash: string, at: string) {
 export async function deleteSession(db: Db, idHash: string) {
   await db.deleteFrom('sessions').where('id_hash', '=', idHash).execute();
 }
+
+export type AttemptCount = { key: string; attempts: number; window_started_at: string };
+
+export const findAttemptCounts = (db: Db, keys: string[]): Promise<AttemptCount[]> =>
+  db.selectFrom('sign_in_attempts').selectAll().where('key', 'in', keys).execute();
+
+export async function saveAttemptCounts(db: Db, rows: AttemptCount[]) {
+  if (!rows.length) return;
+  await db.insertInto('sign_in_attempts').values(rows)
+    .onConflict((oc) => oc.column('key').doUpdateSet((eb) => ({ attempts: eb.ref('excluded.attempts'), window_started_at: eb.ref('excluded.window_started_at') })))
+    .execute();
+}
+
+export async function deleteAttemptCounts(db: Db, keys: string[]) {
+  await db.deleteFrom('sign_in_attempts').where('key', 'in', keys).execute();
+}

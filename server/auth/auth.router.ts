@@ -2,15 +2,15 @@ import { Router, type Response } from 'express';
 import type { Context } from '../context.js';
 import { signInBody } from '../contracts/members.js';
 import { Codes, unauthorized } from '../lib/errors.js';
-import { parseCookies } from '../lib/http.js';
 import { sendNoContent, sendSuccess } from '../lib/envelope.js';
 import { parse } from '../lib/validate.js';
-import { toMemberRecord } from './member-record.js';
 import { findMemberByUsername } from './auth.repository.js';
-import { assertNotThrottled, clearFailures, recordFailure } from './login-throttle.js';
+import { DEVICE_COOKIE, DEVICE_MAX_AGE_SECONDS, deviceMemberOf, deviceToken } from './device.js';
+import { admitSignIn, settleSignIn } from './login-throttle.js';
+import { toMemberRecord } from './member-record.js';
 import { authenticate, authOf, requireCsrfHeader } from './middleware.js';
 import { spendDecoyVerification, verifyPassword } from './passwords.js';
-import { endSession, SESSION_COOKIE, startSession } from './sessions.js';
+import { endSession, SESSION_COOKIE, sessionIdOf, startSession } from './sessions.js';
 
 /**
  * The web app's sign-in: the browser gets an HttpOnly, SameSite=Strict session cookie and never a bearer token.
@@ -20,8 +20,8 @@ export function authRouter(ctx: Context): Router {
   const { db } = ctx.store;
   const secure = ctx.config.publicUrl.startsWith('https:');
 
-  const setCookie = (res: Response, value: string, maxAgeSeconds: number) => {
-    const attributes = [`${SESSION_COOKIE}=${value}`, 'Path=/', 'HttpOnly', 'SameSite=Strict', `Max-Age=${maxAgeSeconds}`];
+  const setCookie = (res: Response, name: string, value: string, maxAgeSeconds: number, path = '/') => {
+    const attributes = [`${name}=${value}`, `Path=${path}`, 'HttpOnly', 'SameSite=Strict', `Max-Age=${maxAgeSeconds}`];
     if (secure) attributes.push('Secure');
     res.append('Set-Cookie', attributes.join('; '));
   };
@@ -29,27 +29,25 @@ export function authRouter(ctx: Context): Router {
   router.post('/login', async (req, res) => {
     requireCsrfHeader(req);
     const { username, password } = parse(signInBody, req.body);
-    const ip = req.ip ?? 'unknown';
-    await assertNotThrottled(db, username, ip);
     const member = await findMemberByUsername(db, username);
+    const attempt = { username, ip: req.ip ?? 'unknown', knownBrowser: !!member && deviceMemberOf(req, ctx.secretKey) === member.id };
+    await admitSignIn(ctx.store, attempt);
     const ok = member ? await verifyPassword(password, member.password_hash) : (await spendDecoyVerification(password), false);
-    if (!member || !ok) {
-      await recordFailure(ctx.store, username, ip);
-      throw unauthorized(Codes.badCredentials, 'Wrong username or password.');
-    }
-    await clearFailures(ctx.store, username);
+    if (!member || !ok) throw unauthorized(Codes.badCredentials, 'Wrong username or password.');
+    await settleSignIn(ctx.store, attempt);
     // A new id at every sign-in; a session cookie the browser already had is ended, not reused.
-    const previous = parseCookies(req.get('cookie'))[SESSION_COOKIE];
+    const previous = sessionIdOf(req);
     if (previous) await endSession(ctx.store, previous);
-    setCookie(res, await startSession(ctx.store, member.id, ctx.config.session), ctx.config.session.maxSeconds);
+    setCookie(res, SESSION_COOKIE, await startSession(ctx.store, member.id, ctx.config.session), ctx.config.session.maxSeconds);
+    if (!attempt.knownBrowser) setCookie(res, DEVICE_COOKIE, deviceToken(ctx.secretKey, member.id), DEVICE_MAX_AGE_SECONDS, '/auth');
     sendSuccess(res, 200, 'member', toMemberRecord(member));
   });
 
   router.post('/logout', async (req, res) => {
     requireCsrfHeader(req);
-    const id = parseCookies(req.get('cookie'))[SESSION_COOKIE];
+    const id = sessionIdOf(req);
     if (id) await endSession(ctx.store, id);
-    setCookie(res, '', 0);
+    setCookie(res, SESSION_COOKIE, '', 0);
     sendNoContent(res);
   });
 

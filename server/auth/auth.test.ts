@@ -20,7 +20,7 @@ const signIn = (username: string, password = TEST_PASSWORD, headers: Record<stri
     body: JSON.stringify({ username, password }),
   });
 
-const cookieOf = (reply: Reply) => /rb_session=([^;]*)/.exec(reply.headers.get('set-cookie') ?? '')?.[1] ?? '';
+const cookieOf = (reply: Reply, name = 'rb_session') => reply.headers.getSetCookie().map((c) => new RegExp(`^${name}=([^;]*)`).exec(c)?.[1]).find(Boolean) ?? '';
 
 async function sessionFor(member: Member) {
   const reply = await signIn(member.username);
@@ -98,9 +98,10 @@ describe('POST /auth/login', () => {
   it('signs in with an HttpOnly, SameSite=Strict cookie and answers the member without any token', async () => {
     const reply = await signIn(team.manager.username);
     expect(reply.status).toBe(200);
-    const setCookie = reply.headers.get('set-cookie') ?? '';
-    expect(setCookie).toMatch(/^rb_session=[A-Za-z0-9_-]{22,}; Path=\/; HttpOnly; SameSite=Strict; Max-Age=\d+$/);
-    expect(setCookie).not.toMatch(/Secure/);
+    const [session, device] = reply.headers.getSetCookie();
+    expect(session).toMatch(/^rb_session=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Strict; Max-Age=\d+$/);
+    expect(device).toMatch(/^rb_device=\d+\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}; Path=\/auth; HttpOnly; SameSite=Strict; Max-Age=31536000$/);
+    expect(reply.headers.get('set-cookie')).not.toMatch(/Secure/);
     expect(reply.body.member).toMatchObject({ user_id: String(team.manager.id), username: team.manager.username });
     expect(reply.body.member).not.toHaveProperty('oauth');
     expect(reply.text).not.toContain(server.tokenOf(team.manager));

@@ -1,58 +1,70 @@
-import type { Db, Store } from '../db/database.js';
+import type { Store } from '../db/database.js';
 import { tooManyRequests } from '../lib/errors.js';
 import { addSeconds, now, parseTimestamp } from '../lib/time.js';
+import { type AttemptCount, deleteAttemptCounts, findAttemptCounts, saveAttemptCounts } from './auth.repository.js';
 
 /*
- * Failed sign-ins are counted per username and per client address in the store (so restarts and several
- * processes share them). Past a few failures each further one doubles the wait, up to 15 minutes.
+ * Sign-in attempts are counted in the store (so every server process and restart shares them), per 15-minute
+ * window, under three keys. The rule, and why (docs/api.md, "Web sessions"):
+ * - an account from one address: 5 attempts. This is what stops guessing, and what a stranger's failures can
+ *   never use up for anyone else: they count under the stranger's own address.
+ * - one address, whatever the account: 20 attempts, so one client cannot work through many accounts.
+ * - one account from anywhere: 50 attempts, against guessing spread over many addresses. A browser that has
+ *   signed in to the account before (its device cookie) is exempt, so an attack on an account from elsewhere
+ *   cannot lock its owner out; a new browser meets this limit only once 50 guesses were made within the window.
+ * Each attempt is counted, in one write transaction, before its password is checked: a burst of parallel requests
+ * gets no more checks than the limits, whichever process serves them. A successful sign-in gives its attempt back
+ * and clears the account-and-address count.
  */
-const WINDOW_SECONDS = 15 * 60;
-const MAX_DELAY_SECONDS = 15 * 60;
-const FREE_FAILURES = { user: 5, ip: 20 };
+export const WINDOW_SECONDS = 15 * 60;
+export const SIGN_IN_LIMITS = { pair: 5, address: 20, account: 50 } as const;
 
-const keys = (username: string, ip: string) => [
-  { key: `user:${username.toLowerCase()}`, free: FREE_FAILURES.user },
-  { key: `ip:${ip}`, free: FREE_FAILURES.ip },
-];
+export type SignInAttempt = { username: string; ip: string; knownBrowser: boolean };
 
-export async function assertNotThrottled(db: Db, username: string, ip: string): Promise<void> {
-  const at = now();
-  const rows = await db
-    .selectFrom('login_failures')
-    .select(['blocked_until'])
-    .where('key', 'in', keys(username, ip).map((k) => k.key))
-    .execute();
-  const until = rows.map((r) => r.blocked_until).filter((t): t is string => !!t && t > at).sort().pop();
-  if (until) {
-    const seconds = Math.max(1, Math.ceil((parseTimestamp(until) - Date.now()) / 1000));
-    throw tooManyRequests(`Too many failed sign-ins. Try again in ${seconds} seconds.`, seconds);
+type Key = { key: string; limit: number; checked: boolean };
+
+function keysOf(a: SignInAttempt): Key[] {
+  const account = a.username.trim().toLowerCase();
+  return [
+    { key: `pair:${account}|${a.ip}`, limit: SIGN_IN_LIMITS.pair, checked: true },
+    { key: `ip:${a.ip}`, limit: SIGN_IN_LIMITS.address, checked: true },
+    { key: `user:${account}`, limit: SIGN_IN_LIMITS.account, checked: !a.knownBrowser },
+  ];
+}
+
+/** Counts an attempt, or refuses it with 429 and Retry-After when one of its limits is already reached. */
+export async function admitSignIn(store: Store, attempt: SignInAttempt): Promise<void> {
+  const keys = keysOf(attempt);
+  const refusedUntil = await store.write(async (tx) => {
+    const at = now();
+    const current = await liveCounts(tx, keys, at);
+    const full = keys.filter((k) => k.checked && (current.get(k.key)?.attempts ?? 0) >= k.limit);
+    if (full.length) return full.map((k) => addSeconds(current.get(k.key)!.window_started_at, WINDOW_SECONDS)).sort().pop()!;
+    await saveAttemptCounts(tx, keys.map(({ key }) => {
+      const row = current.get(key);
+      return { key, attempts: (row?.attempts ?? 0) + 1, window_started_at: row?.window_started_at ?? at };
+    }));
+    return null;
+  });
+  if (refusedUntil) {
+    const seconds = Math.max(1, Math.ceil((parseTimestamp(refusedUntil) - parseTimestamp(now())) / 1000));
+    throw tooManyRequests(`Too many sign-in attempts. Try again in ${seconds} seconds.`, seconds);
   }
 }
 
-export async function recordFailure(store: Store, username: string, ip: string): Promise<void> {
-  await store.write((tx) => countFailure(tx, username, ip));
+/** After a successful sign-in: its attempt is given back to the address and the account, and the pair starts over. */
+export async function settleSignIn(store: Store, attempt: SignInAttempt): Promise<void> {
+  const [pair, ...shared] = keysOf(attempt);
+  await store.write(async (tx) => {
+    await deleteAttemptCounts(tx, [pair!.key]);
+    const current = await liveCounts(tx, shared, now());
+    await saveAttemptCounts(tx, [...current.values()].map((row) => ({ ...row, attempts: Math.max(0, row.attempts - 1) })));
+  });
 }
 
-async function countFailure(db: Db, username: string, ip: string) {
-  const at = now();
-  for (const { key, free } of keys(username, ip)) {
-    const row = await db.selectFrom('login_failures').selectAll().where('key', '=', key).executeTakeFirst();
-    const fresh = !row || addSeconds(row.window_started_at, WINDOW_SECONDS) <= at;
-    const failures = fresh ? 1 : row.failures + 1;
-    const delay = failures >= free ? Math.min(MAX_DELAY_SECONDS, 2 ** (failures - free + 1)) : 0;
-    const values = {
-      failures,
-      window_started_at: fresh ? at : row.window_started_at,
-      blocked_until: delay ? addSeconds(at, delay) : null,
-    };
-    await db
-      .insertInto('login_failures')
-      .values({ key, ...values })
-      .onConflict((oc) => oc.column('key').doUpdateSet(values))
-      .execute();
-  }
-}
-
-export async function clearFailures(store: Store, username: string): Promise<void> {
-  await store.write((tx) => tx.deleteFrom('login_failures').where('key', '=', `user:${username.toLowerCase()}`).execute());
+/** The counts of these keys whose window is still open. */
+async function liveCounts(tx: Store['db'], keys: Key[], at: string): Promise<Map<string, AttemptCount>> {
+  const opened = addSeconds(at, -WINDOW_SECONDS);
+  const rows = await findAttemptCounts(tx, keys.map((k) => k.key));
+  return new Map(rows.filter((r) => r.window_started_at > opened).map((r) => [r.key, r]));
 }

@@ -2,10 +2,9 @@ import type { Request, RequestHandler } from 'express';
 import type { Context } from '../context.js';
 import type { Member } from '../db/schema.js';
 import { ApiError, Codes, forbidden, unauthorized } from '../lib/errors.js';
-import { parseCookies } from '../lib/http.js';
 import { type AuthContext, scopeFor } from './access.js';
 import { findMemberById } from './auth.repository.js';
-import { resumeSession, SESSION_COOKIE } from './sessions.js';
+import { resumeSession, sessionIdOf } from './sessions.js';
 import { memberForToken } from './tokens.js';
 
 /** The header the web app sets on every request; a cross-site form or image cannot set it. */
@@ -33,7 +32,7 @@ export function authenticate(ctx: Context): RequestHandler {
       if (!match) throw unauthorized(Codes.malformedAuthorization, 'The Authorization header must be "Bearer <token>".');
       member = await memberForToken(db, match[1]!);
     } else {
-      const sessionId = parseCookies(req.get('cookie'))[SESSION_COOKIE];
+      const sessionId = sessionIdOf(req);
       if (!sessionId) throw unauthorized(Codes.missingAuthorization, 'The Authorization header is missing. Send "Authorization: Bearer <token>".');
       const memberId = await resumeSession(ctx.store, sessionId, ctx.config.session);
       if (!memberId) throw unauthorized(Codes.sessionEnded, 'Your session has ended. Sign in again.');

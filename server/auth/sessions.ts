@@ -1,10 +1,26 @@
 import crypto from 'node:crypto';
+import { parse as parseCookies } from 'cookie';
+import type { Request } from 'express';
 import type { Store } from '../db/database.js';
 import { addSeconds, now } from '../lib/time.js';
 import { deleteSession, findSession, insertSession, touchSession } from './auth.repository.js';
 import { sha256 } from './tokens.js';
 
 export const SESSION_COOKIE = 'rb_session';
+
+/** A session id is 32 random bytes in base64url: 43 characters. */
+const SESSION_ID = /^[A-Za-z0-9_-]{43}$/;
+
+/**
+ * The session id a request's cookies carry, if any. Cookies of other apps on the same host may be anything (not
+ * even valid percent-encoding); a value that is not one of our ids is ignored as if it were absent.
+ */
+export function sessionIdOf(req: Request): string | undefined {
+  const header = req.get('cookie');
+  if (!header) return undefined;
+  const value = parseCookies(header)[SESSION_COOKIE];
+  return value && SESSION_ID.test(value) ? value : undefined;
+}
 
 export type SessionPolicy = { idleSeconds: number; maxSeconds: number };
 

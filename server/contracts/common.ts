@@ -3,12 +3,18 @@
  * strings, flags as 0/1/true/false in either form, and PHP-style form arrays as objects keyed 0, 1, ...
  */
 import { z } from 'zod';
+import { ourWords } from './messages.js';
+
+z.config({ customError: ourWords });
 
 const INT = /^-?\d+$/;
+/** Up to 15 digits: every such number is exact in JavaScript (Number.MAX_SAFE_INTEGER has 16). */
+const SAFE_INT = /^-?\d{1,15}$/;
+const WHOLE = 'must be a whole number of at most 15 digits';
 
 export const intLike = z
-  .union([z.number().int(), z.string().trim().regex(INT, 'must be a whole number')], {
-    error: 'must be a whole number',
+  .union([z.number().int({ error: WHOLE }).refine(Number.isSafeInteger, { error: WHOLE }), z.string().trim().regex(SAFE_INT, { error: WHOLE })], {
+    error: WHOLE,
   })
   .transform(Number);
 
@@ -30,12 +36,26 @@ export const flagLike = z
     return z.NEVER;
   });
 
+/** Control characters other than tab, line feed and carriage return, C1 controls included. */
+const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
+/** Half of a surrogate pair with no other half: not a character at all. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/*
+ * Text is stored as given (trimmed), or refused: a lone UTF-16 surrogate would be stored as replacement characters
+ * and control characters have no place in a name or a note, so neither is ever changed silently.
+ */
+export const cleanText = <S extends z.ZodType<string>>(schema: S) =>
+  schema
+    .refine((v) => !LONE_SURROGATE.test(v), { error: 'must be valid text (it holds half of a character: a lone surrogate)' })
+    .refine((v) => !CONTROL.test(v), { error: 'must not contain control characters (only tabs and line breaks)' });
+
 /** Text fields also accept numbers (a zip code sent as 12345). */
 export const text = (max = 255) =>
   z
     .union([z.string(), z.number()], { error: 'must be text' })
     .transform((v) => String(v).trim())
-    .pipe(z.string().max(max, { error: `must be at most ${max} characters` }));
+    .pipe(cleanText(z.string().max(max, { error: `must be at most ${max} characters` })));
 
 /** Arrays that arrive as arrays, as form objects keyed '0', '1', ..., or as a single item. */
 export const listOf = <T extends z.ZodType>(item: T) =>

@@ -2,7 +2,7 @@
  * Request shapes of /rest/1/contacts, shared by the server and the web app's forms. Browser-safe: zod only.
  */
 import { z } from 'zod';
-import { flagLike, idLike, intLike, listOf, optionalIdLike, paging, query, text } from './common.js';
+import { cleanText, flagLike, idLike, intLike, listOf, optionalIdLike, paging, query, text } from './common.js';
 import { parseConsentDate } from './dates.js';
 
 export const PHONE_TYPES = { 1: 'HOME', 2: 'WORK', 3: 'CELL', 4: 'FAX', 5: 'OTHER' } as const;
@@ -24,7 +24,7 @@ const emailAddress = text(254).refine((v) => v === '' || z.email().safeParse(v).
 const phoneType = intLike.pipe(z.number().int().min(1).max(5, { error: 'must be 1 (home), 2 (work), 3 (cell), 4 (fax) or 5 (other)' }));
 
 const rating = z
-  .union([z.null(), z.literal(''), intLike])
+  .union([z.null(), z.literal(''), intLike], { error: 'must be a whole number from 1 to 5' })
   .transform((v) => (v === '' ? null : v))
   .pipe(
     z
@@ -40,7 +40,10 @@ const customFieldValue = z.object({
   type: intLike.pipe(z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(6), z.literal(7)], {
     error: 'must be 1 (text), 2 (checkbox), 3 (date), 6 (drop down) or 7 (numeric)',
   })).default(1),
-  value: z.union([z.string(), z.number(), z.boolean(), z.null()]).transform((v) => (v === null ? null : String(v).trim())).default(null),
+  value: z.union([z.string(), z.number(), z.boolean(), z.null()], { error: 'must be text, a number, 1 or 0, or empty' })
+    .transform((v) => (v === null ? null : String(v).trim()))
+    .pipe(cleanText(z.string()).nullable())
+    .default(null),
 });
 
 /** Fields that both create and update accept. */
@@ -159,14 +162,14 @@ export const listContactsQuery = paging
     created_from: dateOrTimestampParam(false),
     created_to: dateOrTimestampParam(true),
     include_new: query.flag,
-    email_address: query.value(z.string().trim().max(254).optional()),
+    email_address: query.value(cleanText(z.string().trim().max(254)).optional()),
     include_trashed: query.flag,
     include_archived: query.flag,
     sort_order: query.value(
       z.string().trim().toUpperCase().pipe(z.enum(['ASC', 'DESC'], { error: "must be 'ASC' or 'DESC'" })).default('DESC'),
     ),
     /* Extensions (documented in docs/api.md): text search, sort column, tag filter. */
-    search: query.value(z.string().trim().max(100, { error: 'must be at most 100 characters' }).optional()),
+    search: query.value(cleanText(z.string().trim().max(100, { error: 'must be at most 100 characters' })).optional()),
     sort_by: query.value(
       z.enum(CONTACT_SORT_COLUMNS, { error: `must be one of ${CONTACT_SORT_COLUMNS.join(', ')}` }).default('date_added'),
     ),
@@ -184,7 +187,8 @@ export const contactIdParam = z.object({ contact_id: idLike });
 export const deleteContactsQuery = z.object({ permanent: query.flag });
 export const deleteContactsBody = z.object({
   contact_user_ids: listOf(idLike).pipe(
-    z.array(z.number()).min(1, { error: 'must list at least one contact id' }).max(1000, { error: 'must list at most 1000 contact ids' }),
+    z.array(z.number(), { error: 'must be a list of contact ids' })
+      .min(1, { error: 'must list at least one contact id' }).max(1000, { error: 'must list at most 1000 contact ids' }),
   ),
 });
 

@@ -11,6 +11,7 @@ import * as contactCounts from './migrations/0002-contact-counts.js';
 import * as detailKinds from './migrations/0003-contact-detail-kinds.js';
 import * as recordVersions from './migrations/0004-record-versions.js';
 import * as ownerSortIndexes from './migrations/0005-owner-sort-indexes.js';
+import * as signInAttempts from './migrations/0006-sign-in-attempts.js';
 import { GroupCommit } from './group-commit.js';
 
 export type Db = Kysely<Database>;
@@ -32,6 +33,7 @@ export const migrations: Record<string, Migration> = {
   '0003-contact-detail-kinds': detailKinds,
   '0004-record-versions': recordVersions,
   '0005-owner-sort-indexes': ownerSortIndexes,
+  '0006-sign-in-attempts': signInAttempts,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -102,8 +102,8 @@ it('drops the planner samples ANALYZE leaves, keeping its per-index figures', as
     sql<{ n: number }>`select count(*) as n from ${sql.table(table)}`.execute(db).then((r) => r.rows[0]!.n);
   const first = await openStore(`sqlite:${file}`);
   await first.write(async (tx) => {
-    const rows = Array.from({ length: 50 }, (_, i) => ({ key: `user:${i}`, failures: 1, window_started_at: '2026-01-01 00:00:00', blocked_until: null }));
-    await tx.insertInto('login_failures').values(rows).execute();
+    const rows = Array.from({ length: 50 }, (_, i) => ({ key: `user:${i}`, attempts: 1, window_started_at: '2026-01-01 00:00:00' }));
+    await tx.insertInto('sign_in_attempts').values(rows).execute();
     await sql`analyze`.execute(tx);
   });
   expect(await count(first.db, 'sqlite_stat4')).toBeGreaterThan(0);

@@ -55,11 +55,11 @@ export type SessionsTable = {
   expires_at: Timestamp;
 };
 
-export type LoginFailuresTable = {
+/** Sign-in attempts counted per key (an account, an address, the pair) in a window (login-throttle.ts). */
+export type SignInAttemptsTable = {
   key: string;
-  failures: number;
+  attempts: number;
   window_started_at: Timestamp;
-  blocked_until: Timestamp | null;
 };
 
 export type FoldersTable = {
@@ -225,7 +225,7 @@ export type Database = {
   members: MembersTable;
   access_tokens: AccessTokensTable;
   sessions: SessionsTable;
-  login_failures: LoginFailuresTable;
+  sign_in_attempts: SignInAttemptsTable;
   folders: FoldersTable;
   contacts: ContactsTable;
   contact_counts: ContactCountsTable;

@@ -1,5 +1,6 @@
+import { isUtf8 } from 'node:buffer';
 import crypto from 'node:crypto';
-import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
+import express, { type ErrorRequestHandler, type Request, type RequestHandler } from 'express';
 import qs from 'qs';
 import { isSqliteError } from '../db/group-commit.js';
 import type { Logger } from './logger.js';
@@ -7,16 +8,36 @@ import { ApiError, Codes } from './errors.js';
 
 const BODY_LIMIT = '1mb';
 
+/*
+ * A body whose bytes are not UTF-8 would be decoded with replacement characters: text changed without anyone being
+ * told. It is refused instead.
+ */
+const utf8Only = (_req: unknown, _res: unknown, bytes: Buffer) => {
+  if (!isUtf8(bytes)) throw Object.assign(new Error('The request body is not UTF-8.'), { status: 400, type: 'encoding.invalid' });
+};
+
+const FORM = 'application/x-www-form-urlencoded';
+const JSON_TYPES = ['application/json', 'application/*+json'];
+
+/** A request that carries bytes (a declared length above 0, or chunked). */
+const carriesBody = (req: Request) => req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+
 /**
  * JSON and form bodies, the latter with PHP-style brackets (custom_fields[0][name]=...). qs is told to keep
- * long arrays as arrays (its default turns index 21 and up into object keys).
+ * long arrays as arrays (its default turns index 21 and up into object keys). A body of any other type is
+ * refused with 415: read as no body at all, it would create a blank contact or "update" one with nothing.
  */
 export const parseBodies: RequestHandler[] = [
-  express.json({ limit: BODY_LIMIT, strict: false, type: ['application/json', 'application/*+json'] }),
-  express.text({ limit: BODY_LIMIT, type: 'application/x-www-form-urlencoded' }),
+  express.json({ limit: BODY_LIMIT, strict: false, type: JSON_TYPES, verify: utf8Only }),
+  express.text({ limit: BODY_LIMIT, type: FORM, verify: utf8Only }),
   (req, _res, next) => {
-    if (typeof req.body === 'string' && req.is('application/x-www-form-urlencoded')) {
+    if (typeof req.body === 'string' && req.is(FORM)) {
       req.body = qs.parse(req.body, { arrayLimit: 1000, parameterLimit: 5000, depth: 5 });
+    } else if (req.body === undefined && carriesBody(req)) {
+      throw new ApiError(415, [{
+        code: Codes.unsupportedMediaType, field: 'body',
+        reason: `A request body must be JSON (Content-Type: application/json) or a form (${FORM}), not ${req.get('content-type') ?? 'untyped'}.`,
+      }]);
     }
     next();
   },
@@ -31,15 +52,6 @@ export const stripTrailingSlash: RequestHandler = (req, _res, next) => {
   }
   next();
 };
-
-export function parseCookies(header: string | undefined): Record<string, string> {
-  const cookies: Record<string, string> = {};
-  for (const part of header?.split(';') ?? []) {
-    const eq = part.indexOf('=');
-    if (eq > 0) cookies[part.slice(0, eq).trim()] = decodeURIComponent(part.slice(eq + 1).trim());
-  }
-  return cookies;
-}
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -72,6 +84,14 @@ export const notFoundRoute: RequestHandler = (req) => {
 
 type BodyParserError = Error & { type?: string; status?: number; code?: string };
 
+const GENERIC_REASONS: Record<number, string> = {
+  400: 'The request is not one this server can read.',
+  404: 'There is no such file.',
+  405: 'This method is not allowed here.',
+  412: 'A precondition of the request does not hold.',
+  416: 'The requested range is not satisfiable.',
+};
+
 /** The one error middleware: every refusal and every failure leaves in the contract's error envelope. */
 export const renderErrors: ErrorRequestHandler = (error: unknown, req, res, _next) => {
   const apiError = toApiError(error as BodyParserError);
@@ -92,6 +112,8 @@ function toApiError(error: BodyParserError): ApiError {
       return new ApiError(415, [{ code: Codes.unsupportedMediaType, reason: 'The request body must be UTF-8.' }]);
     case 'request.aborted':
       return new ApiError(400, [{ code: Codes.malformedBody, reason: 'The request body was cut short.' }]);
+    case 'encoding.invalid':
+      return new ApiError(400, [{ code: Codes.malformedBody, field: 'body', reason: 'The request body is not valid UTF-8 text.' }]);
   }
   // Checks run inside the write transaction, so this is a last line of defence, not the way refusals are made.
   if (isSqliteError(error, 'SQLITE_CONSTRAINT')) {
@@ -101,8 +123,9 @@ function toApiError(error: BodyParserError): ApiError {
   if (isSqliteError(error, 'SQLITE_BUSY')) {
     return new ApiError(503, [{ code: Codes.storeBusy, reason: 'The store is busy with other writes. Nothing was applied; try again shortly.' }], { 'Retry-After': '1' });
   }
+  // Other libraries' messages can name files on this machine (express.static's ENOENT does): only ours are shown.
   if (typeof error.status === 'number' && error.status >= 400 && error.status < 500) {
-    return new ApiError(error.status, [{ code: error.status * 100 + 1, reason: error.message }]);
+    return new ApiError(error.status, [{ code: error.status * 100 + 1, reason: GENERIC_REASONS[error.status] ?? `The request was refused (${error.status}).` }]);
   }
   return new ApiError(500, [{ code: Codes.internal, reason: 'Something went wrong on our side. The request was not applied; try again.' }]);
 }

@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { createApp, createHttpServer } from '../app.js';
+import { createApp } from '../app.js';
+import { createHttpServer } from '../lib/http-server.js';
 import { loadConfig } from '../config.js';
 import { type Context, createContext } from '../context.js';
 import { openStore } from '../db/database.js';
@@ -32,13 +33,13 @@ export type TestServer = {
   close(): Promise<void>;
 };
 
-/** A fresh store in its own file and the real app listening on a random port. */
-export async function startServer(): Promise<TestServer> {
+/** A fresh store in its own file and the real app listening on a random port; `env` sets configuration as operators do. */
+export async function startServer(env: Record<string, string> = {}): Promise<TestServer> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ringbook-test-'));
-  const config = loadConfig({ DATABASE_URL: `sqlite:${path.join(dir, 'test.db')}`, LOG_LEVEL: 'silent', PORT: '0' });
+  const config = loadConfig({ DATABASE_URL: `sqlite:${path.join(dir, 'test.db')}`, LOG_LEVEL: 'silent', PORT: '0', ...env });
   const store = await openStore(config.databaseUrl);
   const ctx = createContext({ store, config, secretKey: crypto.randomBytes(32), logger: createLogger('silent') });
-  const server = createHttpServer(createApp(ctx)).listen(0, '127.0.0.1');
+  const server = createHttpServer(createApp(ctx), config.connections).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
@@ -119,8 +120,8 @@ export async function seedTeam(server: TestServer): Promise<Team> {
 export const TEST_PASSWORD = 'correct horse battery';
 
 /** What most HTTP test files start from: a fresh server, the seeded team, and a caller per member. */
-export async function serverWithTeam(): Promise<{ server: TestServer; team: Team; api: (member: Member) => Caller }> {
-  const server = await startServer();
+export async function serverWithTeam(env: Record<string, string> = {}): Promise<{ server: TestServer; team: Team; api: (member: Member) => Caller }> {
+  const server = await startServer(env);
   const team = await seedTeam(server);
   return { server, team, api: (member) => server.as(server.tokenOf(member)) };
 }

@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp, createHttpServer } from '../../app.js';
+import { createApp } from '../../app.js';
+import { createHttpServer } from '../../lib/http-server.js';
 import { createContext } from '../../context.js';
 import type { Member } from '../../db/schema.js';
 import { type Caller, caller, serverWithTeam, type Team, type TestServer } from '../../test/harness.js';
@@ -56,7 +57,7 @@ let closeWriter: () => Promise<void>;
 beforeAll(async () => {
   ({ server, team, api: reader } = await serverWithTeam());
   const { store, config, secretKey, logger } = server.ctx;
-  const second = createHttpServer(createApp(createContext({ store, config, secretKey, logger }))).listen(0, '127.0.0.1');
+  const second = createHttpServer(createApp(createContext({ store, config, secretKey, logger })), config.connections).listen(0, '127.0.0.1');
   await new Promise((resolve) => second.once('listening', resolve));
   const url = `http://127.0.0.1:${(second.address() as AddressInfo).port}`;
   writer = (member) => caller(url, { authorization: `Bearer ${server.tokenOf(member)}` });

@@ -1,0 +1,83 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { openStore } from '../db/database.js';
+import type { Member } from '../db/schema.js';
+import { createVendor } from '../modules/members/members.service.js';
+
+/*
+ * The server as operators run it: `node server/index.ts` in its own process group, on a store in a temporary
+ * folder, so tests can send it signals (kill -9 included) and start it again on the same store.
+ */
+export type ServerProcess = {
+  url: string;
+  child: ChildProcess;
+  output(): string;
+  /** Waits for the process to exit after `signal` (to its whole group), answering its exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+};
+
+export type StoreFolder = { dir: string; databaseUrl: string; secretKey: string; remove(): void };
+
+export function storeFolder(): StoreFolder {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ringbook-process-'));
+  return {
+    dir,
+    databaseUrl: `sqlite:${path.join(dir, 'store.db')}`,
+    secretKey: crypto.randomBytes(32).toString('base64'),
+    remove: () => fs.rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+/** A vendor in the folder's store, made before any server opens it. */
+export async function vendorIn(folder: StoreFolder, username: string, password: string): Promise<Member> {
+  const store = await openStore(folder.databaseUrl);
+  try {
+    return await createVendor({ store, secretKey: Buffer.from(folder.secretKey, 'utf8') }, { username, password, email: `${username}@example.com` });
+  } finally {
+    await store.close();
+  }
+}
+
+export async function freePort(): Promise<number> {
+  const server = net.createServer().listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+export async function startServerProcess(folder: StoreFolder, env: Record<string, string> = {}): Promise<ServerProcess> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
+    detached: true,
+    env: {
+      ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: folder.databaseUrl, SECRET_KEY: folder.secretKey,
+      DEMO_DATA: '0', LOG_LEVEL: 'warn', ...env,
+    },
+  });
+  let output = '';
+  child.stdout?.on('data', (d) => (output += d));
+  child.stderr?.on('data', (d) => (output += d));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const url = `http://127.0.0.1:${port}`;
+  const workers = Number(env.WORKERS ?? 1);
+  // Ready once every worker listens: the banner comes then.
+  for (let i = 0; i < 600 && !output.includes('Ringbook is running'); i++) {
+    if (child.exitCode !== null) throw new Error(`The server exited before it served:\n${output}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  if (!output.includes('Ringbook is running')) throw new Error(`The server did not start (${workers} workers):\n${output}`);
+  return {
+    url,
+    child,
+    output: () => output,
+    stop: async (signal = 'SIGTERM') => {
+      if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, signal);
+      return exited;
+    },
+  };
+}
