@@ -9,6 +9,10 @@ import { ping } from './db/database.js';
 import { notFound } from './lib/errors.js';
 import { notFoundRoute, parseBodies, renderErrors, requestLogging, stripTrailingSlash } from './lib/http.js';
 import { contactsRouter } from './modules/contacts/contacts.router.js';
+import { dialLibraryRouter } from './modules/dial-library/dial-library.router.js';
+import { dialSessionsRouter } from './modules/dial-sessions/dial-sessions.router.js';
+import { ssoRouter } from './modules/dial-sessions/sso.router.js';
+import { dialSettingsRouter } from './modules/dial-settings/dial-settings.router.js';
 import { foldersRouter } from './modules/folders/folders.router.js';
 import { membersRouter } from './modules/members/members.router.js';
 import { tranquilityRouter } from './modules/system/system.router.js';
@@ -40,12 +44,15 @@ export function createApp(ctx: Context, options: AppOptions = {}): Express {
   rest.use(tranquilityRouter());
   rest.use(authenticate(ctx));
   rest.use(membersRouter(ctx), contactsRouter(ctx), foldersRouter(ctx), tagsRouter(ctx));
+  // Settings before sessions: /dialsession/settings is not a session id.
+  rest.use(dialSettingsRouter(ctx), dialSessionsRouter(ctx), dialLibraryRouter(ctx));
   rest.use(notFoundRoute);
   app.use('/rest/1', rest);
 
   app.use('/auth', noStore, parseBodies, authRouter(ctx));
   app.use(['/rest', '/auth', '/oauth'], notFoundRoute);
 
+  app.use(ssoRouter(ctx));
   if (options.staticDir) serveWebApp(app, options.staticDir);
   app.use(notFoundRoute);
   app.use(renderErrors);

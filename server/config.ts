@@ -2,12 +2,12 @@ import os from 'node:os';
 import proxyAddr from 'proxy-addr';
 import { z } from 'zod';
 
-const proxyList = (value: string) => value.split(',').map((v) => v.trim()).filter(Boolean);
+const commaList = (value: string) => value.split(',').map((v) => v.trim()).filter(Boolean);
 
 /** The addresses whose X-Forwarded-For is believed; the same parser Express uses, so a value it refuses stops start-up. */
 function validProxyList(value: string): boolean {
   try {
-    proxyAddr.compile(proxyList(value));
+    proxyAddr.compile(commaList(value));
     return true;
   } catch {
     return false;
@@ -38,6 +38,10 @@ const schema = z
     REQUEST_TIMEOUT_SECONDS: z.coerce.number().min(1).max(3600).default(30),
     KEEP_ALIVE_TIMEOUT_SECONDS: z.coerce.number().min(1).max(600).default(5),
     MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(1000),
+    CARRIER: z.enum(['simulated'], { error: "must be 'simulated' (the only carrier so far)" }).default('simulated'),
+    CARRIER_TIME_SCALE: z.coerce.number().gt(0, 'must be a number above 0').max(100).default(1),
+    CALLBACK_ALLOWED_HOSTS: z.string().default(''),
+    CLOCK_START: z.iso.datetime({ offset: true, error: 'must be an ISO date-time, e.g. 2026-11-23T17:00:00Z' }).optional(),
   })
   .transform((env) => ({
     port: env.PORT,
@@ -50,7 +54,10 @@ const schema = z
     session: { idleSeconds: env.SESSION_IDLE_MINUTES * 60, maxSeconds: env.SESSION_MAX_HOURS * 3600 },
     workers: env.WORKERS,
     recordCacheSize: env.RECORD_CACHE_SIZE,
-    trustProxy: proxyList(env.TRUST_PROXY),
+    trustProxy: commaList(env.TRUST_PROXY),
+    carrier: { name: env.CARRIER, timeScale: env.CARRIER_TIME_SCALE },
+    callbackAllowedHosts: commaList(env.CALLBACK_ALLOWED_HOSTS),
+    clockStart: env.CLOCK_START ? new Date(env.CLOCK_START) : undefined,
     connections: {
       headersTimeoutMs: env.HEADERS_TIMEOUT_SECONDS * 1000,
       requestTimeoutMs: env.REQUEST_TIMEOUT_SECONDS * 1000,

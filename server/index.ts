@@ -9,6 +9,7 @@ import { type Config, ConfigError, loadConfig } from './config.js';
 import { createContext } from './context.js';
 import { isEmpty, openStore, sqlitePath } from './db/database.js';
 import { loadSecretKey } from './auth/secret-key.js';
+import { setClock } from './lib/clock.js';
 import { createLogger, type Logger } from './lib/logger.js';
 import { seedDemo, type DemoLogin } from './seed/demo.js';
 
@@ -21,9 +22,14 @@ import { seedDemo, type DemoLogin } from './seed/demo.js';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SHUTDOWN_GRACE_MS = 10_000;
 const RESTARTS_PER_MINUTE = 5;
+/** Past its own grace period, how long the primary waits for a worker before ending it. */
+const WORKER_EXIT_MARGIN_MS = 5_000;
 
 async function main() {
+  // Output is for people; a reader that went away must not stop the server (see createLogger).
+  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
   const config = loadConfig();
+  if (config.clockStart) setClock(config.clockStart);
   const logger = createLogger(config.logLevel);
   if (cluster.isWorker) {
     await serve(config, logger.child({ worker: cluster.worker!.id }));
@@ -65,19 +71,23 @@ async function serve(config: Config, logger: Logger): Promise<number> {
   const port = (server.address() as AddressInfo).port;
   logger.info({ port }, 'listening');
 
+  ctx.dialer.start();
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'shutting down: no new connections, finishing requests');
     const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS).unref();
-    server.close(async () => {
-      clearTimeout(force);
-      await store.close();
-      logger.info('store closed; bye');
-      process.exit(0);
-    });
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
+    // Dialer event streams end now, so that closing the server waits only for requests in flight.
+    void Promise.all([closed, ctx.dialer.stop()])
+      .then(() => store.close())
+      .then(() => logger.info('store closed; bye'), (error: unknown) => logger.error({ err: error }, 'shutdown did not finish cleanly'))
+      .finally(() => {
+        clearTimeout(force);
+        process.exit(0);
+      });
+    logger.info({ signal }, 'shutting down: no new connections, finishing requests');
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
@@ -97,8 +107,12 @@ function supervise(config: Config, logger: Logger, logins: DemoLogin[]) {
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'stopping workers');
     for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal);
+    // A worker that outlives its grace period (stuck on a failed write, say) is ended, so the primary always exits.
+    setTimeout(() => {
+      for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGKILL');
+    }, SHUTDOWN_GRACE_MS + WORKER_EXIT_MARGIN_MS).unref();
+    logger.info({ signal }, 'stopping workers');
   };
   const giveUp = (reason: string) => {
     logger.error(reason);

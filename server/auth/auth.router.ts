@@ -1,4 +1,4 @@
-import { Router, type Response } from 'express';
+import { Router } from 'express';
 import type { Context } from '../context.js';
 import { signInBody } from '../contracts/members.js';
 import { Codes, unauthorized } from '../lib/errors.js';
@@ -10,7 +10,7 @@ import { admitSignIn, settleSignIn } from './login-throttle.js';
 import { toMemberRecord } from './member-record.js';
 import { authenticate, authOf, requireCsrfHeader } from './middleware.js';
 import { spendDecoyVerification, verifyPassword } from './passwords.js';
-import { endSession, SESSION_COOKIE, sessionIdOf, startSession } from './sessions.js';
+import { endSession, SESSION_COOKIE, sessionIdOf, setCookie, startBrowserSession } from './sessions.js';
 
 /**
  * The web app's sign-in: the browser gets an HttpOnly, SameSite=Strict session cookie and never a bearer token.
@@ -18,13 +18,7 @@ import { endSession, SESSION_COOKIE, sessionIdOf, startSession } from './session
 export function authRouter(ctx: Context): Router {
   const router = Router();
   const { db } = ctx.store;
-  const secure = ctx.config.publicUrl.startsWith('https:');
 
-  const setCookie = (res: Response, name: string, value: string, maxAgeSeconds: number, path = '/') => {
-    const attributes = [`${name}=${value}`, `Path=${path}`, 'HttpOnly', 'SameSite=Strict', `Max-Age=${maxAgeSeconds}`];
-    if (secure) attributes.push('Secure');
-    res.append('Set-Cookie', attributes.join('; '));
-  };
 
   router.post('/login', async (req, res) => {
     requireCsrfHeader(req);
@@ -35,11 +29,8 @@ export function authRouter(ctx: Context): Router {
     const ok = member ? await verifyPassword(password, member.password_hash) : (await spendDecoyVerification(password), false);
     if (!member || !ok) throw unauthorized(Codes.badCredentials, 'Wrong username or password.');
     await settleSignIn(ctx.store, attempt);
-    // A new id at every sign-in; a session cookie the browser already had is ended, not reused.
-    const previous = sessionIdOf(req);
-    if (previous) await endSession(ctx.store, previous);
-    setCookie(res, SESSION_COOKIE, await startSession(ctx.store, member.id, ctx.config.session), ctx.config.session.maxSeconds);
-    if (!attempt.knownBrowser) setCookie(res, DEVICE_COOKIE, deviceToken(ctx.secretKey, member.id), DEVICE_MAX_AGE_SECONDS, '/auth');
+    await startBrowserSession(ctx, req, res, member.id);
+    if (!attempt.knownBrowser) setCookie(ctx, res, DEVICE_COOKIE, deviceToken(ctx.secretKey, member.id), DEVICE_MAX_AGE_SECONDS, '/auth');
     sendSuccess(res, 200, 'member', toMemberRecord(member));
   });
 
@@ -47,7 +38,7 @@ export function authRouter(ctx: Context): Router {
     requireCsrfHeader(req);
     const id = sessionIdOf(req);
     if (id) await endSession(ctx.store, id);
-    setCookie(res, SESSION_COOKIE, '', 0);
+    setCookie(ctx, res, SESSION_COOKIE, '', 0);
     sendNoContent(res);
   });
 

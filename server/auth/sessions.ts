@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { parse as parseCookies } from 'cookie';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
+import type { Context } from '../context.js';
 import type { Store } from '../db/database.js';
 import { addSeconds, now } from '../lib/time.js';
 import { deleteSession, findSession, insertSession, touchSession } from './auth.repository.js';
@@ -52,4 +53,18 @@ export async function resumeSession(store: Store, id: string, policy: SessionPol
 
 export async function endSession(store: Store, id: string): Promise<void> {
   await store.write((tx) => deleteSession(tx, sha256(id)));
+}
+
+/** An HttpOnly, SameSite=Strict cookie (Secure when the app is served over https). */
+export function setCookie(ctx: Context, res: Response, name: string, value: string, maxAgeSeconds: number, path = '/') {
+  const attributes = [`${name}=${value}`, `Path=${path}`, 'HttpOnly', 'SameSite=Strict', `Max-Age=${maxAgeSeconds}`];
+  if (ctx.config.publicUrl.startsWith('https:')) attributes.push('Secure');
+  res.append('Set-Cookie', attributes.join('; '));
+}
+
+/** Signs a browser in as a member: a new session id every time; a session the browser already had is ended. */
+export async function startBrowserSession(ctx: Context, req: Request, res: Response, memberId: number): Promise<void> {
+  const previous = sessionIdOf(req);
+  if (previous) await endSession(ctx.store, previous);
+  setCookie(ctx, res, SESSION_COOKIE, await startSession(ctx.store, memberId, ctx.config.session), ctx.config.session.maxSeconds);
 }

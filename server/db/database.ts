@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import {
-  type CompiledQuery, type DatabaseConnection, type Driver, Kysely, Migrator, type QueryResult, SqliteDialect,
+  CompiledQuery, type DatabaseConnection, type Driver, Kysely, Migrator, type QueryResult, SqliteDialect,
   type Migration, type MigrationProvider, type SqliteDatabase, type SqliteStatement,
 } from 'kysely';
 import type { Database } from './schema.js';
@@ -12,6 +12,7 @@ import * as detailKinds from './migrations/0003-contact-detail-kinds.js';
 import * as recordVersions from './migrations/0004-record-versions.js';
 import * as ownerSortIndexes from './migrations/0005-owner-sort-indexes.js';
 import * as signInAttempts from './migrations/0006-sign-in-attempts.js';
+import * as dialer from './migrations/0007-dialer.js';
 import { GroupCommit } from './group-commit.js';
 
 export type Db = Kysely<Database>;
@@ -34,6 +35,7 @@ export const migrations: Record<string, Migration> = {
   '0004-record-versions': recordVersions,
   '0005-owner-sort-indexes': ownerSortIndexes,
   '0006-sign-in-attempts': signInAttempts,
+  '0007-dialer': dialer,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
@@ -176,6 +178,28 @@ export async function openStore(databaseUrl: string): Promise<Store> {
 function dropPlannerSamples(writer: SQLite.Database) {
   if (!writer.prepare(`select 1 from sqlite_schema where name = 'sqlite_stat4'`).get()) return;
   writer.exec('delete from sqlite_stat4; analyze sqlite_schema');
+}
+
+/* Savepoints of one name nest (each name refers to the latest of that name), on SQLite and PostgreSQL alike. */
+const SAVEPOINT = CompiledQuery.raw('savepoint nested');
+const RELEASE = CompiledQuery.raw('release nested');
+const ROLLBACK_TO = CompiledQuery.raw('rollback to nested');
+
+/**
+ * Runs `work` inside a savepoint of the caller's transaction: if it throws, what it wrote is undone and the rest of
+ * the transaction goes on (one refused entry of a batch).
+ */
+export async function withSavepoint<T>(tx: Db, work: (tx: Db) => Promise<T>): Promise<T> {
+  await tx.executeQuery(SAVEPOINT);
+  try {
+    const result = await work(tx);
+    await tx.executeQuery(RELEASE);
+    return result;
+  } catch (error) {
+    await tx.executeQuery(ROLLBACK_TO);
+    await tx.executeQuery(RELEASE);
+    throw error;
+  }
 }
 
 /** A read that answers only when the store does: the health check. */

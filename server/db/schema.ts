@@ -12,6 +12,10 @@ export type OrganisationsTable = {
   name: string;
   /** Counts the writes to what contact records show from outside the contact (record-cache.ts). */
   catalog_version: Flag;
+  /** Standard Webhooks secret callbacks are signed with; the previous one signs too for a day after a rotation. */
+  callback_secret: string | null;
+  callback_secret_previous: string | null;
+  callback_secret_rotated_at: Timestamp | null;
   created_at: Timestamp;
 };
 
@@ -220,6 +224,123 @@ export type ContactCountsTable = {
   n: number;
 };
 
+/** A member's dial settings as one JSON object (contracts/dial-settings.ts), read and written whole. */
+export type DialSettingsTable = { member_id: number; values: string; updated_at: Timestamp };
+
+/** The message library: org_id null for the system's shared messages. */
+export type MessagesTable = {
+  id: Id; org_id: number | null; type: string; display_name: Text; description: Text; body: Text; display_order: Flag; created_at: Timestamp;
+};
+
+export type VoicemailsTable = {
+  id: Id; org_id: number; member_id: number | null; name: string; content_type: string; audio: Buffer; duration_ms: number; created_at: Timestamp;
+};
+
+export type DispositionSetsTable = { id: Id; org_id: number | null; name: Text; kind: 'dialing' | 'answer'; enabled: Flag; display_order: Flag };
+export type DispositionsTable = {
+  id: Id; set_id: number; label: Text; status_key: Text; shortcut: Text; connected: Flag; display_order: Flag;
+};
+
+export type DialSessionStatus = 'ready' | 'active' | 'ended';
+
+export type DialSessionsTable = {
+  id: Id;
+  org_id: number;
+  member_id: number;
+  status: DialSessionStatus;
+  /** The engine's phase for the current contact (dialer/engine.ts). */
+  phase: string;
+  /** The current queue position; -1 before the session starts. */
+  position: number;
+  contact_count: number;
+  preview_mode: Flag;
+  send_skips: Flag;
+  dialing_set_id: number | null;
+  answer_set_id: number | null;
+  preset_id: number | null;
+  /** When the engine wants to be woken (ms since the epoch): a lost carrier event times out here. */
+  wake_at_ms: number | null;
+  /** The position whose api_calldone waits for the next contact's api_contact_displayed. */
+  pending_done: number | null;
+  custom_data: string | null;
+  callerid: string | null;
+  idempotency_key: string | null;
+  /** The `errors` its creation answered (JSON), so that a repeated request is answered the same. */
+  creation_errors: string | null;
+  request_hash: string;
+  started_at: Timestamp | null;
+  ended_at: Timestamp | null;
+  connected_at: Timestamp | null;
+  disconnected_at: Timestamp | null;
+  created_at: Timestamp;
+};
+
+export type DialSessionCallbacksTable = { session_id: number; type: string; url: string };
+
+export type QueueStatus = 'pending' | 'current' | 'done' | 'skipped';
+export type DialSessionContactsTable = {
+  session_id: number; position: number; contact_id: number; status: QueueStatus; skip_reason: string | null; call_id: number | null; result: string | null;
+};
+
+export type SsoKeysTable = { key_hash: string; member_id: number; session_id: number; expires_at: Timestamp; used_at: Timestamp | null };
+
+export type DialEventsTable = { id: Id; session_id: number; type: string; data: string; created_at: Timestamp };
+
+export type CallsTable = {
+  id: Id;
+  session_id: number;
+  org_id: number;
+  member_id: number;
+  contact_id: number;
+  position: number;
+  phone: Text;
+  started_at: Timestamp;
+  connected_at: Timestamp | null;
+  ended_at: Timestamp | null;
+  /** A person answered. */
+  connected: Flag;
+  /** Dispositioned as a live conversation (the disposition's `connected` flag). */
+  live: Flag;
+  /** An answering machine answered. */
+  machine: Flag;
+  /** A voicemail was left: dropped from the library, or dispositioned as Voicemail. */
+  voicemail: Flag;
+  voicemail_sent: string | null;
+  email_sent: Flag;
+  email_ok: Flag;
+  hangup_status: Text;
+  message_id: string | null;
+  /** The notes the rep wrote during the call, as a JSON array of strings. */
+  notes: ColumnType<string, string | undefined, string>;
+  disposition: Text;
+  disposition_key: string | null;
+  /** Seconds from dialing to the end of the call. */
+  duration: Flag;
+  /** Seconds a person was on the line. */
+  talk_seconds: Flag;
+};
+
+export type OutboxState = 'pending' | 'delivered' | 'failed';
+export type OutboxTable = {
+  id: Id;
+  org_id: number;
+  session_id: number | null;
+  /** Rows with the same key are delivered one after another, in id order (a session's callbacks to one URL). */
+  ordering_key: string;
+  type: string;
+  url: string;
+  body: string;
+  state: OutboxState;
+  attempts: Flag;
+  created_at_ms: number;
+  next_attempt_at_ms: number;
+  lease_owner: string | null;
+  lease_until_ms: number | null;
+  last_status: number | null;
+  last_error: string | null;
+  delivered_at_ms: number | null;
+};
+
 export type Database = {
   organisations: OrganisationsTable;
   members: MembersTable;
@@ -245,6 +366,18 @@ export type Database = {
   contact_custom_values: ContactCustomValuesTable;
   contact_activities: ContactActivitiesTable;
   contact_audit: ContactAuditTable;
+  dial_settings: DialSettingsTable;
+  messages: MessagesTable;
+  voicemails: VoicemailsTable;
+  disposition_sets: DispositionSetsTable;
+  dispositions: DispositionsTable;
+  dial_sessions: DialSessionsTable;
+  dial_session_callbacks: DialSessionCallbacksTable;
+  dial_session_contacts: DialSessionContactsTable;
+  sso_keys: SsoKeysTable;
+  dial_events: DialEventsTable;
+  calls: CallsTable;
+  outbox: OutboxTable;
 };
 
 export type Member = Selectable<MembersTable>;
@@ -254,3 +387,7 @@ export type Contact = Selectable<ContactsTable>;
 export type NewContact = Insertable<ContactsTable>;
 export type ContactUpdate = Updateable<ContactsTable>;
 export type Folder = Selectable<FoldersTable>;
+export type DialSession = Selectable<DialSessionsTable>;
+export type Call = Selectable<CallsTable>;
+export type OutboxRow = Selectable<OutboxTable>;
+export type Disposition = Selectable<DispositionsTable>;

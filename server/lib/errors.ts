@@ -40,6 +40,8 @@ export const Codes = {
   conflict: 40901,
   payloadTooLarge: 41301,
   unsupportedMediaType: 41501,
+  rangeNotSatisfiable: 41601,
+  unprocessable: 42201,
   headersTooLarge: 43101,
   rateLimited: 42901,
   internal: 50001,

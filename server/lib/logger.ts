@@ -12,5 +12,9 @@ const redact = {
 };
 
 export function createLogger(level: string): Logger {
-  return pino({ level, redact, base: undefined });
+  const destination = pino.destination({ dest: 1, sync: true });
+  // When whatever reads our output goes away (a closed pipe: EPIPE), lines are dropped; the process goes on, or on
+  // with its shutdown, rather than dying or hanging on a failed write.
+  destination.on('error', () => undefined);
+  return pino({ level, redact, base: undefined }, destination);
 }

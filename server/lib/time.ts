@@ -1,3 +1,5 @@
+import { currentDate } from './clock.js';
+
 /** Wire and store format for timestamps: UTC, 'YYYY-MM-DD HH:MM:SS'. */
 const ZERO_TIMESTAMP = '0000-00-00 00:00:00';
 const ZERO_DATE = '0000-00-00';
@@ -7,7 +9,7 @@ export function toTimestamp(date: Date): string {
 }
 
 export function now(): string {
-  return toTimestamp(new Date());
+  return toTimestamp(currentDate());
 }
 
 /** Milliseconds since the epoch of a stored timestamp. */

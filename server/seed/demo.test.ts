@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Member } from '../db/schema.js';
 import { startServer, type TestServer } from '../test/harness.js';
+import { isValidNorthAmerican } from '../dialer/skip-rules.js';
 import { DEMO_PASSWORD, seedDemo, type DemoLogin } from './demo.js';
 
 describe('demo data', () => {
@@ -80,5 +81,20 @@ describe('demo data', () => {
     expect(await count('contact_tags')).toBeGreaterThan(0);
     expect(await count('contact_custom_values')).toBeGreaterThan(contacts.length);
     expect(await count('contact_notes')).toBeGreaterThan(contacts.length / 5);
+  });
+
+  it('gives each rep a dialer demo: every outcome of the simulated carrier, one do-not-call, two far time zones, all valid numbers', async () => {
+    const vendorApi = server.as(server.tokenOf(member('vendor')));
+    const folder = Object.values((await vendorApi.get('/rest/1/folders')).body.folders).find((f: any) => f?.folder_name === 'Dialer demo') as { folder_id: string };
+    for (const rep of ['alex', 'blake', 'casey']) {
+      const list = (await server.as(server.tokenOf(member(rep))).get(`/rest/1/contacts?category_id=${folder.folder_id}&page_size=100`)).body.contacts.contacts;
+      const phones = list.map((c: any) => c.primary_phone.raw_phone as string);
+      expect(new Set(phones.map((p: string) => p.at(-1))).size, rep).toBe(10);
+      expect(phones.every(isValidNorthAmerican)).toBe(true);
+      expect(list.filter((c: any) => c.do_not_call === '1')).toHaveLength(1);
+      expect(phones.filter((p: string) => p.startsWith('671') || p.startsWith('808'))).toHaveLength(2);
+    }
+    const voicemails = (await vendorApi.get('/rest/1/voicemails')).body.voicemails.voicemails;
+    expect(voicemails.length).toBeGreaterThanOrEqual(3);
   });
 });

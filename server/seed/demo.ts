@@ -11,6 +11,7 @@ import type { Member } from '../db/schema.js';
 import { createContact } from '../modules/contacts/contacts.service.js';
 import { createFolder } from '../modules/folders/folders.service.js';
 import { createMember, createVendor } from '../modules/members/members.service.js';
+import { seedDialerDemo } from './demo-dialer.js';
 
 export type DemoLogin = { role: 'vendor' | 'manager' | 'member'; username: string; password: string };
 export const DEMO_PASSWORD = 'ringbook-demo';
@@ -23,6 +24,8 @@ const TEAM = [
   { username: 'casey', role: 'member', first: 'Casey', last: 'Lindqvist', contacts: 530 },
 ] as const;
 const VENDOR_CONTACTS = 20;
+/* Each rep's dialer demo numbers sit in an exchange of their own (demo-dialer.ts). */
+const DIALER_EXCHANGES = ['472', '473', '477'];
 
 const FIRST = ('James Mary Robert Patricia John Jennifer Michael Linda David Elizabeth William Barbara Richard Susan Joseph Jessica '
   + 'Thomas Sarah Charles Karen Daniel Nancy Matthew Lisa Anthony Betty Mark Sandra Steven Ashley Andrew Kimberly Joshua Emily '
@@ -81,6 +84,8 @@ export async function seedDemo(ctx: Context): Promise<DemoLogin[]> {
     const auth = await authFor(ctx, member);
     for (let i = 0; i < count; i++) await createContact(ctx, auth, contactBody(rnd, folderIds, used));
   }
+  const reps = team.filter((t) => t.member.role === 'member');
+  await seedDialerDemo(ctx, vendorAuth, await Promise.all(reps.map(async (t, i) => ({ auth: await authFor(ctx, t.member), exchange: DIALER_EXCHANGES[i]! }))));
   return [{ role: 'vendor', username: 'vendor', password: DEMO_PASSWORD }, ...TEAM.map((t) => ({ role: t.role, username: t.username, password: DEMO_PASSWORD }))];
 }
 

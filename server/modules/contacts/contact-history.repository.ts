@@ -10,6 +10,8 @@ export const ActivityType = {
   trashed: 5,
   noteAdded: 6,
   deleted: 7,
+  called: 8,
+  restored: 9,
 } as const;
 
 export type AuditEntry = { action: 'create' | 'update' | 'trash' | 'delete'; dataType: string; old?: string; new?: string };

@@ -34,7 +34,7 @@ export function differing(before: Contact, changes: ContactUpdate): ContactUpdat
 const AUDITED: Record<string, keyof Contact> = {
   first_name: 'first_name', last_name: 'last_name', email: 'email', phone: 'phone', rating: 'rating', viewed: 'viewed',
   consent_date: 'consent_date', ad_code: 'ad_code', lead_id: 'lead_id', order_number: 'order_number', do_not_call: 'do_not_call',
-  time_zone: 'time_zone',
+  time_zone: 'time_zone', call_result: 'call_result',
 };
 
 /** Audit records for every audited column whose value changes; a folder change is the contract's 'moved'. */

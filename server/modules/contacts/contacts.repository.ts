@@ -29,6 +29,10 @@ export const findVisibleContacts = visible<Contact>('visible contacts', (q) => q
 
 /** Their ids and versions only, for the record cache. */
 export const findVisibleVersions = visible<PageRow>('visible contact versions', (q) => q.select(['contacts.id', 'contacts.version']));
+/** A contact by id, whoever owns it: for work that follows from an earlier, scoped decision (a dial session's queue). */
+export const findContactRow = (db: Db, id: number): Promise<Contact | undefined> =>
+  db.selectFrom('contacts').selectAll().where('id', '=', id).executeTakeFirst();
+
 /**
  * The oldest contact not in the trash among `ownerIds` (or the whole organisation) with this e-mail or phone.
  * Each look-up starts from the e-mail or phone index, so its cost does not grow with the owner's contacts. They

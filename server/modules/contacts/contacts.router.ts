@@ -6,11 +6,13 @@ import {
   activitiesQuery, contactIdParam, createContactBody, deleteContactsBody, deleteContactsQuery, listContactsQuery, updateContactBody,
 } from '../../contracts/contacts.js';
 import { paging } from '../../contracts/common.js';
+import { phoneNumberParam } from '../../contracts/dial-sessions.js';
 import { oneOfOne, pageMeta, sendList, sendNoContent, sendSerializedList, sendSuccess } from '../../lib/envelope.js';
 import { addSeconds, now, timestampOrZero } from '../../lib/time.js';
 import { parse } from '../../lib/validate.js';
 import { listActivities, listAudit } from './contact-history.repository.js';
 import * as service from './contacts.service.js';
+import { deletePhoneNumber } from './phone-numbers.service.js';
 
 export function contactsRouter(ctx: Context): Router {
   const router = Router();
@@ -80,6 +82,12 @@ export function contactsRouter(ctx: Context): Router {
       old: a.old_value, new: a.new_value, date_added: timestampOrZero(a.created_at),
     }));
     sendList(res, 'contact_activities', records, pageMeta(query, total));
+  });
+
+  router.delete('/phonenumber/:phone_number', async (req, res) => {
+    const { phone_number } = parse(phoneNumberParam, req.params);
+    await deletePhoneNumber(ctx, authOf(req), phone_number);
+    sendNoContent(res);
   });
 
   return router;

@@ -14,9 +14,9 @@ import { ActivityType, recordChange } from './contact-history.repository.js';
 import { auditChanges, columnChanges, type ContactInput, differing } from './contact-input.js';
 import * as list from './contact-list.repository.js';
 import * as records from './contact-records.repository.js';
-import { deleteContactRows, detailKindsOf, indexNewContact, insertContact, setTrashed, updateContactRow } from './contact-rows.repository.js';
+import { DETAIL_KINDS, deleteContactRows, detailKindsOf, indexNewContact, insertContact, setTrashed, updateContactRow } from './contact-rows.repository.js';
 import * as repo from './contacts.repository.js';
-import { contactRecords } from './contacts.serializer.js';
+import { contactRecords, formatPhone } from './contacts.serializer.js';
 
 export async function presentContacts(db: Db, contacts: records.RecordRow[]) {
   return contacts.length ? contactRecords(contacts, await records.loadDetails(db, contacts)) : [];
@@ -85,36 +85,39 @@ async function dedupeOwners(db: Db, ownerId: number, policy: number): Promise<nu
 export type CreateResult = { record: CreatedContactRecord; status: 'created' | 'updated' | 'skipped' };
 
 export async function createContact(ctx: Context, auth: AuthContext, body: CreateContactBody): Promise<CreateResult> {
-  return ctx.store.write(async (tx) => {
-    // Checked inside the transaction: a folder or owner deleted meanwhile cannot slip past them.
-    const owner = body.owner_id !== undefined || body.owner_username
-      ? await memberInScope(tx, auth.scope, body.owner_id !== undefined ? 'owner_id' : 'owner_username', { id: body.owner_id, username: body.owner_username })
-      : auth.member;
-    await assertFolder(tx, auth.scope.orgId, body.category_id);
-    const existing = body.allow_duplicates ? undefined : await findDuplicate(tx, owner.org_id, owner.id, body);
-    if (existing) {
-      if (!(await repo.findVisibleContacts(tx, auth.scope, [existing.id])).length) {
-        throw conflict('A contact with this e-mail address or phone number already exists in your organisation, outside your team.');
-      }
-      if (body.on_duplicate === 'skip') return { record: createdRecord(existing, body, 'skipped'), status: 'skipped' };
-      const updated = await applyUpdate(tx, auth, existing, body, now());
-      return { record: createdRecord(updated, body, 'updated'), status: 'updated' };
+  return ctx.store.write((tx) => createContactIn(tx, auth, body));
+}
+
+/** Creates a contact, or updates or skips its duplicate by the contract's rules, in the caller's transaction. */
+export async function createContactIn(tx: Db, auth: AuthContext, body: CreateContactBody): Promise<CreateResult & { id: number }> {
+  // Checked inside the transaction: a folder or owner deleted meanwhile cannot slip past them.
+  const owner = body.owner_id !== undefined || body.owner_username
+    ? await memberInScope(tx, auth.scope, body.owner_id !== undefined ? 'owner_id' : 'owner_username', { id: body.owner_id, username: body.owner_username })
+    : auth.member;
+  await assertFolder(tx, auth.scope.orgId, body.category_id);
+  const existing = body.allow_duplicates ? undefined : await findDuplicate(tx, owner.org_id, owner.id, body);
+  if (existing) {
+    if (!(await repo.findVisibleContacts(tx, auth.scope, [existing.id])).length) {
+      throw conflict('A contact with this e-mail address or phone number already exists in your organisation, outside your team.');
     }
-    const at = now();
-    const contact = await insertContact(tx, {
-      ...columnChanges(body), org_id: owner.org_id, owner_id: owner.id, source_id: body.source_id ?? null, detail_kinds: detailKindsOf(body),
-      created_at: at, updated_at: at,
-    });
-    await writeDetails(tx, { contact, body, at, isNew: true });
-    await addNote(tx, contact.id, body.notes, auth.member.id, at);
-    const phones = [contact.phone, ...(body.additional_phone ?? []).map((p) => phoneDigits(p.number))].filter(Boolean);
-    await indexNewContact(tx, contact, contact.email ? [contact.email] : [], phones);
-    await recordChange(tx, {
-      contactIds: [contact.id], memberId: auth.member.id, at, activity: ActivityType.created, text: 'Contact created',
-      audit: [{ action: 'create', dataType: 'contact', new: String(contact.id) }],
-    });
-    return { record: createdRecord(contact, body, 'created'), status: 'created' };
+    if (body.on_duplicate === 'skip') return { id: existing.id, record: createdRecord(existing, body, 'skipped'), status: 'skipped' };
+    const updated = await applyUpdate(tx, auth, existing, body, now());
+    return { id: updated.id, record: createdRecord(updated, body, 'updated'), status: 'updated' };
+  }
+  const at = now();
+  const contact = await insertContact(tx, {
+    ...columnChanges(body), org_id: owner.org_id, owner_id: owner.id, source_id: body.source_id ?? null, detail_kinds: detailKindsOf(body),
+    created_at: at, updated_at: at,
   });
+  await writeDetails(tx, { contact, body, at, isNew: true });
+  await addNote(tx, contact.id, body.notes, auth.member.id, at);
+  const phones = [contact.phone, ...(body.additional_phone ?? []).map((p) => phoneDigits(p.number))].filter(Boolean);
+  await indexNewContact(tx, contact, contact.email ? [contact.email] : [], phones);
+  await recordChange(tx, {
+    contactIds: [contact.id], memberId: auth.member.id, at, activity: ActivityType.created, text: 'Contact created',
+    audit: [{ action: 'create', dataType: 'contact', new: String(contact.id) }],
+  });
+  return { id: contact.id, record: createdRecord(contact, body, 'created'), status: 'created' };
 }
 
 async function findDuplicate(tx: Db, orgId: number, ownerId: number, body: CreateContactBody) {
@@ -195,4 +198,29 @@ export async function deleteContacts(ctx: Context, auth: AuthContext, ids: numbe
       audit: [{ action: 'trash', dataType: 'trashed', old: '0', new: '1' }],
     });
   });
+}
+
+export type CallResult = { memberId: number; contactId: number; result: string; phone: string; startedAt: string; at: string; sessionId: number };
+
+/** A dial session's call on its contact: call_result, contacted, total_calls and last_call_time, with an activity. */
+export async function recordCallResult(tx: Db, r: CallResult): Promise<void> {
+  const contact = await repo.findContactRow(tx, r.contactId);
+  if (!contact) return;
+  const changes = { call_result: r.result || null, contacted_at: r.at, total_calls: contact.total_calls + 1, last_call_time: r.startedAt };
+  await updateContactRow(tx, contact, { changes, at: r.at });
+  const audit = auditChanges(contact, changes);
+  await recordChange(tx, {
+    contactIds: [contact.id], memberId: r.memberId, at: r.at, activity: ActivityType.called,
+    text: `Called ${formatPhone(r.phone)}: ${r.result || 'no disposition'} (dial session ${r.sessionId})`, audit,
+  });
+}
+
+/** A note written in the dialer: added to the contact's history through the same path as an update's note. */
+export async function addNoteFromDialer(tx: Db, memberId: number, contactId: number, note: string, at: string): Promise<boolean> {
+  const contact = await repo.findContactRow(tx, contactId);
+  if (!contact) return false;
+  await addNote(tx, contact.id, note, memberId, at);
+  await updateContactRow(tx, contact, { changes: {}, at, detailKinds: DETAIL_KINDS.notes });
+  await recordChange(tx, { contactIds: [contact.id], memberId, at, activity: ActivityType.noteAdded, text: 'Note added', audit: [] });
+  return true;
 }

@@ -27,8 +27,8 @@ export async function listMembers(db: Db, filter: MemberFilter, page: PageReques
   return paged(query, (q) => q.selectAll().orderBy('id'), page);
 }
 
-export async function insertOrganisation(db: Db, name: string, at: string): Promise<number> {
-  return (await db.insertInto('organisations').values({ name, created_at: at }).returning('id').executeTakeFirstOrThrow()).id;
+export async function insertOrganisation(db: Db, name: string, callbackSecret: string, at: string): Promise<number> {
+  return (await db.insertInto('organisations').values({ name, callback_secret: callbackSecret, created_at: at }).returning('id').executeTakeFirstOrThrow()).id;
 }
 
 /**

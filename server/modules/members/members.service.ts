@@ -3,6 +3,7 @@ import { type AuthContext, requireVendor, scopeIncludesMember } from '../../auth
 import { findMemberById, findMemberByUsername } from '../../auth/auth.repository.js';
 import { hashPassword } from '../../auth/passwords.js';
 import { issuePersonalToken, personalToken } from '../../auth/tokens.js';
+import { newCallbackSecret } from '../../callbacks/signing.js';
 import type { Context } from '../../context.js';
 import type { createMemberBody, listMembersQuery, updateMemberBody } from '../../contracts/members.js';
 import type { Db } from '../../db/database.js';
@@ -95,7 +96,7 @@ export async function createVendor(ctx: Pick<Context, 'store' | 'secretKey'>, in
   const at = now();
   return ctx.store.write(async (tx) => {
     await assertUsernameFree(tx, input.username);
-    const orgId = await repo.insertOrganisation(tx, input.organisation ?? `${input.username}'s organisation`, at);
+    const orgId = await repo.insertOrganisation(tx, input.organisation ?? `${input.username}'s organisation`, newCallbackSecret(), at);
     const member = await repo.insertMember(tx, {
       org_id: orgId, parent_id: null, role: 'vendor', username: input.username, password_hash: passwordHash,
       first_name: input.firstName ?? '', last_name: input.lastName ?? '', email: input.email, phone: null,

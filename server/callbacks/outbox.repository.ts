@@ -1,0 +1,76 @@
+import type { Db } from '../db/database.js';
+import type { OutboxRow } from '../db/schema.js';
+
+/*
+ * The callback outbox. A callback is a row written in the same transaction as the event that causes it
+ * (`enqueueCallback`, the one way in), so nothing acknowledged is lost when a process dies; a delivery worker in any
+ * process claims due rows with a lease and sends them. Rows with the same ordering key (a session's callbacks, to
+ * whichever of its URLs) go out one after another in id order: only the oldest pending row of a key is ever due, so a
+ * receiver sees a session's callbacks in the order they happened.
+ */
+
+export type NewCallback = { orgId: number; sessionId: number; type: string; url: string; body: string };
+
+export async function enqueueCallback(tx: Db, callbacks: NewCallback[], nowMs: number): Promise<void> {
+  if (!callbacks.length) return;
+  await tx.insertInto('outbox').values(callbacks.map((c) => ({
+    org_id: c.orgId, session_id: c.sessionId, ordering_key: `session:${c.sessionId}`, type: c.type, url: c.url, body: c.body,
+    state: 'pending' as const, attempts: 0, created_at_ms: nowMs, next_attempt_at_ms: nowMs,
+  }))).execute();
+}
+
+/** Pending, due, not leased to a live worker, and the oldest pending row of its key. */
+function due(db: Db, nowMs: number) {
+  return db.selectFrom('outbox as o')
+    .where('o.state', '=', 'pending')
+    .where('o.next_attempt_at_ms', '<=', nowMs)
+    .where((eb) => eb.or([eb('o.lease_until_ms', 'is', null), eb('o.lease_until_ms', '<', nowMs)]))
+    .where(({ not, exists, selectFrom }) => not(exists(
+      selectFrom('outbox as p').select('p.id').whereRef('p.ordering_key', '=', 'o.ordering_key').where('p.state', '=', 'pending').whereRef('p.id', '<', 'o.id'),
+    )));
+}
+
+/** Whether anything is due: a read, so an idle worker does not write to find out. */
+export async function anyDue(db: Db, nowMs: number): Promise<boolean> {
+  return (await due(db, nowMs).select('o.id').limit(1).executeTakeFirst()) !== undefined;
+}
+
+/** Leases up to `limit` due rows to `owner` until `leaseUntilMs` and answers them, counting the attempt. */
+export function claimDue(tx: Db, owner: string, nowMs: number, leaseUntilMs: number, limit: number): Promise<OutboxRow[]> {
+  return tx.updateTable('outbox')
+    .set((eb) => ({ lease_owner: owner, lease_until_ms: leaseUntilMs, attempts: eb('attempts', '+', 1) }))
+    .where('id', 'in', due(tx, nowMs).select('o.id').orderBy('o.id').limit(limit))
+    .returningAll()
+    .execute();
+}
+
+export type Outcome =
+  | { id: number; delivered: true; status: number; atMs: number }
+  | { id: number; delivered: false; status: number | null; error: string; nextAttemptAtMs: number | null };
+
+/** Records what became of leased rows; a row whose lease another worker took meanwhile is left to it. */
+export async function recordOutcomes(tx: Db, owner: string, outcomes: Outcome[]): Promise<void> {
+  for (const o of outcomes) {
+    const values = o.delivered
+      ? { state: 'delivered' as const, last_status: o.status, last_error: null, delivered_at_ms: o.atMs }
+      : o.nextAttemptAtMs === null
+        ? { state: 'failed' as const, last_status: o.status, last_error: o.error }
+        : { last_status: o.status, last_error: o.error, next_attempt_at_ms: o.nextAttemptAtMs };
+    await tx.updateTable('outbox').set({ ...values, lease_owner: null, lease_until_ms: null })
+      .where('id', '=', o.id).where('lease_owner', '=', owner).execute();
+  }
+}
+
+export type OrgSecrets = { current: string | null; previous: string | null; rotatedAt: string | null };
+
+export async function secretsOf(db: Db, orgIds: number[]): Promise<Map<number, OrgSecrets>> {
+  if (!orgIds.length) return new Map();
+  const rows = await db.selectFrom('organisations').select(['id', 'callback_secret', 'callback_secret_previous', 'callback_secret_rotated_at'])
+    .where('id', 'in', orgIds).execute();
+  return new Map(rows.map((r) => [r.id, { current: r.callback_secret, previous: r.callback_secret_previous, rotatedAt: r.callback_secret_rotated_at }]));
+}
+
+export async function setSecret(tx: Db, orgId: number, secret: string, previous: string | null, at: string): Promise<void> {
+  await tx.updateTable('organisations')
+    .set({ callback_secret: secret, callback_secret_previous: previous, callback_secret_rotated_at: at }).where('id', '=', orgId).execute();
+}

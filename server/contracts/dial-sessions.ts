@@ -1,0 +1,134 @@
+/*
+ * Dial sessions: creation, listing, calls, usage and the dialer screen's actions. Browser-safe: zod only.
+ */
+import { z } from 'zod';
+import { cleanText, flagLike, idLike, intLike, listOf, optionalIdLike, paging, query, text } from './common.js';
+
+/** A session holds at most this many contacts (documented in docs/api.md). */
+export const CONTACT_LIMIT = 5000;
+
+export const CALLBACK_TYPES = ['api_callbegin', 'api_calldone', 'api_contact_displayed'] as const;
+export type CallbackType = (typeof CALLBACK_TYPES)[number];
+
+const callbackEntry = z.object(
+  {
+    callback_type: z.enum(CALLBACK_TYPES, { error: `must be one of ${CALLBACK_TYPES.join(', ')}` }),
+    callback: text(2000).pipe(z.string().min(1, { error: 'must be the URL of your receiving route' })),
+  },
+  { error: 'must be an object { callback_type, callback }' },
+);
+
+/** Extension: which of the caller's contacts to dial, as the contacts list filters them (the grid's "Dial all"). */
+export const contactFilter = z.object({
+  category_id: optionalIdLike.optional(),
+  folder_id: optionalIdLike.optional(),
+  tag_id: idLike.optional(),
+  owner_id: idLike.optional(),
+  search: cleanText(z.string().trim().max(100, { error: 'must be at most 100 characters' })).optional(),
+}, { error: 'must be an object of filters (category_id, tag_id, owner_id, search)' });
+export type ContactFilter = z.output<typeof contactFilter>;
+
+const customData = z.union([z.record(z.string(), z.unknown()), z.array(z.unknown()).max(0)], { error: 'must be an object of key/value pairs' })
+  .transform((v) => (Array.isArray(v) ? null : v));
+
+export const createDialSessionBody = z
+  .object({
+    /* Each entry is checked on its own: a bad one is refused in `errors`, the others go ahead. */
+    contacts: listOf(z.unknown()).pipe(z.array(z.unknown()).max(CONTACT_LIMIT, { error: `must list at most ${CONTACT_LIMIT} contacts (the session limit)` }).optional()),
+    contact_filter: contactFilter.optional(),
+    callbacks: listOf(callbackEntry),
+    custom_data: customData.optional(),
+    dialing_disposition_set_id: idLike.optional(),
+    answer_disposition_set_id: idLike.optional(),
+    preview_mode: flagLike.default(false),
+    send_skips: flagLike.optional(),
+    preset_id: intLike.optional(),
+  })
+  .superRefine((body, ctx) => {
+    if (!body.contacts?.length && !body.contact_filter) {
+      ctx.addIssue({ code: 'custom', path: ['contacts'], message: 'must list at least one contact (or give contact_filter)' });
+    }
+  });
+export type CreateDialSessionBody = z.output<typeof createDialSessionBody>;
+
+/** An entry naming a contact the caller can see, instead of a contact to create (extension). */
+export const existingContactEntry = z.object({ contact_user_id: idLike }).strict();
+
+const dateParam = query.value(z.string().trim().regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'must be a date YYYY-MM-DD' }).optional());
+
+export const listDialSessionsQuery = paging.extend({ date_start: dateParam, date_end: dateParam });
+
+export const dialSessionQuery = paging.extend({
+  include_recording: query.flag,
+  include_transcript: query.flag,
+});
+
+export const dialSessionIdParam = z.object({ dialsession_id: idLike });
+export const callIdParam = z.object({ call_id: idLike });
+export const callQuery = z.object({ call_id: query.value(idLike.optional()), include_recording: query.flag, include_transcript: query.flag });
+
+export const usageQuery = z.object({
+  date_start: query.value(z.string({ error: 'is required' }).trim().regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'must be a date YYYY-MM-DD' })),
+  date_end: query.value(z.string({ error: 'is required' }).trim().regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'must be a date YYYY-MM-DD' })),
+});
+
+/* The dialer screen's actions (extensions): POST /rest/1/dialsession/{id}/{action}. */
+export const DIAL_ACTIONS = ['start', 'call', 'hangup', 'skip', 'disposition', 'voicemail', 'end', 'note'] as const;
+export type DialAction = (typeof DIAL_ACTIONS)[number];
+export const dialActionParam = z.object({
+  dialsession_id: idLike,
+  action: z.enum(DIAL_ACTIONS, { error: `must be one of ${DIAL_ACTIONS.join(', ')}` }),
+});
+export const callActionBody = z.object({ phone: text(40).optional() });
+export const dispositionActionBody = z.object({ disposition_id: idLike });
+export const voicemailActionBody = z.object({ recording_id: idLike });
+export const noteActionBody = z.object({ note: text(20000).pipe(z.string().min(1, { error: 'must not be empty' })) });
+
+export const eventsQuery = z.object({ after: query.value(intLike.optional()) });
+
+export type DialSessionRecord = {
+  dialsession_id: string;
+  callerid: string | null;
+  start_when: string | null;
+  end_when: string | null;
+  connected_when: string | null;
+  disconnected_when: string | null;
+  call_count: number;
+  /* Extensions. */
+  member_id: string;
+  status: 'ready' | 'active' | 'ended';
+  preview_mode: '0' | '1';
+  contact_count: number;
+  calls?: CallRecord[];
+};
+
+export type CallRecord = {
+  call_id: string;
+  user_id: string;
+  phone: string;
+  start_when: string;
+  end_when: string | null;
+  connected: '0' | '1';
+  voicemail: '0' | '1';
+  voicemail_sent: string | null;
+  email_sent: string;
+  email_ok: '0' | '1';
+  hangup_status: string;
+  message_id: string;
+  note: string;
+  disposition: string;
+  duration: number;
+  transcript_id: string | null;
+  transcript: null;
+  recording_url?: null;
+};
+
+export const CONTENT_TYPES = ['onetouch', 'script', 'aac_email', 'add_appt_email', 'wmw_invitation', 'affiliate_invitation'] as const;
+export const contentQuery = z.object({
+  type: query.value(z.enum(CONTENT_TYPES, { error: `must be one of ${CONTENT_TYPES.join(', ')}` }).optional()),
+  list: query.value(z.enum(['user', 'system', 'both'], { error: 'must be user, system or both' }).default('both')),
+});
+export const recordingIdParam = z.object({ recording_id: idLike });
+export const phoneNumberParam = z.object({
+  phone_number: text(40).refine((v) => /^\d{7,15}$/.test(v.replace(/\D/g, '').replace(/^1(?=\d{10}$)/, '')), { error: 'must be a phone number of 7 to 15 digits' }),
+});

@@ -1,0 +1,23 @@
+import type { Db } from '../../db/database.js';
+
+export type DialEventRow = { id: number; session_id: number; type: string; data: string };
+
+export async function insertEvent(tx: Db, sessionId: number, type: string, data: unknown, at: string): Promise<number> {
+  const row = await tx.insertInto('dial_events').values({ session_id: sessionId, type, data: JSON.stringify(data), created_at: at })
+    .returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export const eventsAfter = (db: Db, sessionId: number, afterId: number): Promise<DialEventRow[]> =>
+  db.selectFrom('dial_events').select(['id', 'session_id', 'type', 'data']).where('session_id', '=', sessionId).where('id', '>', afterId)
+    .orderBy('id').limit(1000).execute();
+
+/** Every session's events past a cursor: what a process has not yet passed on to its open streams. */
+export const eventsSince = (db: Db, cursor: number, limit: number): Promise<DialEventRow[]> =>
+  db.selectFrom('dial_events').select(['id', 'session_id', 'type', 'data']).where('id', '>', cursor).orderBy('id').limit(limit).execute();
+
+export async function lastEventId(db: Db, sessionId?: number): Promise<number> {
+  let q = db.selectFrom('dial_events').select((eb) => eb.fn.max('id').as('id'));
+  if (sessionId !== undefined) q = q.where('session_id', '=', sessionId);
+  return Number((await q.executeTakeFirst())?.id ?? 0);
+}

@@ -1,0 +1,63 @@
+import { type AuthContext, requireVendor } from '../../auth/access.js';
+import { setSecret } from '../../callbacks/outbox.repository.js';
+import { newCallbackSecret } from '../../callbacks/signing.js';
+import type { Context } from '../../context.js';
+import { type DialSettings, type DialSettingsRecord, MESSAGE_KEYS, type UpdateDialSettingsBody } from '../../contracts/dial-settings.js';
+import { badRequest, Codes } from '../../lib/errors.js';
+import { now } from '../../lib/time.js';
+import { callbackSecretOf, knownMessageIds, saveSettings, settingsOf } from './dial-settings.repository.js';
+
+const flag = (v: boolean) => (v ? '1' : '0');
+
+async function present(ctx: Context, auth: AuthContext, s: DialSettings): Promise<DialSettingsRecord> {
+  const record = {
+    dialsecs: String(s.dialsecs), ringing: flag(s.ringing), emails: flag(s.emails),
+    ...Object.fromEntries(MESSAGE_KEYS.map((k) => [k, s.messages[k] === undefined ? null : String(s.messages[k])])),
+    calltime_min: s.calltime_min, calltime_max: s.calltime_max, connectme_preset: s.connectme_preset, send_skips: flag(s.send_skips),
+  } as DialSettingsRecord;
+  // The signing secret is the organisation's: only its vendor reads it.
+  if (auth.member.role === 'vendor') record.callback_secret = (await callbackSecretOf(ctx.store.db, auth.member.org_id)) ?? '';
+  return record;
+}
+
+export async function getSettings(ctx: Context, auth: AuthContext) {
+  return present(ctx, auth, await settingsOf(ctx.store.db, auth.member.id));
+}
+
+/** Changes the keys given; message keys must name messages of the library; 'rotate' makes a new callback secret. */
+export async function updateSettings(ctx: Context, auth: AuthContext, body: UpdateDialSettingsBody) {
+  if (body.callback_secret) requireVendor(auth, 'rotate the callback secret');
+  const updated = await ctx.store.write(async (tx) => {
+    const current = await settingsOf(tx, auth.member.id);
+    const messages = { ...current.messages };
+    for (const key of MESSAGE_KEYS) {
+      const value = body[key];
+      if (value === null) delete messages[key];
+      else if (value !== undefined) messages[key] = value;
+    }
+    await assertMessages(tx, auth.member.org_id, body);
+    const next: DialSettings = {
+      dialsecs: body.dialsecs ?? current.dialsecs, ringing: body.ringing ?? current.ringing, emails: body.emails ?? current.emails, messages,
+      calltime_min: body.calltime_min ?? current.calltime_min, calltime_max: body.calltime_max ?? current.calltime_max,
+      connectme_preset: body.connectme_preset === undefined ? current.connectme_preset : body.connectme_preset,
+      send_skips: body.send_skips ?? current.send_skips,
+    };
+    if (next.calltime_min > next.calltime_max) {
+      throw badRequest([{ code: Codes.invalidField, field: 'calltime_max', reason: `calltime_max must not be earlier than calltime_min (${next.calltime_min}).` }]);
+    }
+    const at = now();
+    await saveSettings(tx, auth.member.id, next, at);
+    if (body.callback_secret === 'rotate') await setSecret(tx, auth.member.org_id, newCallbackSecret(), await callbackSecretOf(tx, auth.member.org_id), at);
+    return next;
+  });
+  return present(ctx, auth, updated);
+}
+
+async function assertMessages(tx: Context['store']['db'], orgId: number, body: UpdateDialSettingsBody) {
+  const given = MESSAGE_KEYS.flatMap((key) => (typeof body[key] === 'number' ? [[key, body[key]] as const] : []));
+  const known = await knownMessageIds(tx, orgId, given.map(([, id]) => id));
+  const unknown = given.filter(([, id]) => !known.has(id));
+  if (unknown.length) {
+    throw badRequest(unknown.map(([key, id]) => ({ code: Codes.unknownReference, field: key, reason: `${key} ${id} is not a message of your library (GET /rest/1/content).` })));
+  }
+}
