@@ -57,14 +57,28 @@ export const text = (max = 255) =>
     .transform((v) => String(v).trim())
     .pipe(cleanText(z.string().max(max, { error: `must be at most ${max} characters` })));
 
-/** Arrays that arrive as arrays, as form objects keyed '0', '1', ..., or as a single item. */
-export const listOf = <T extends z.ZodType>(item: T) =>
-  z.preprocess((v) => {
+const isRecord = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Arrays that arrive as arrays, as form objects keyed '0', '1', ..., or as a single item. A list of objects named
+ * by a lone non-object (`custom_fields: "x"`) is a wrong type for the whole list, and said so: wrapping it would
+ * report "custom_fields.0 is required", which names no mistake the client made.
+ */
+export const listOf = <T extends z.ZodType>(item: T) => {
+  const shape = item instanceof z.ZodObject ? `{ ${Object.keys(item.shape).join(', ')} }` : undefined;
+  return z.preprocess((v, ctx) => {
     if (v === undefined || v === null || v === '') return undefined;
-    if (Array.isArray(v)) return v;
-    if (typeof v === 'object' && Object.keys(v).every((k) => INT.test(k))) return Object.values(v);
-    return [v];
+    const list = Array.isArray(v) ? v : isRecord(v) && Object.keys(v as object).every((k) => INT.test(k)) ? Object.values(v as object) : undefined;
+    if (shape && !list && !isRecord(v)) {
+      ctx.addIssue({ code: 'custom', message: `must be a list of ${shape}` });
+      return z.NEVER;
+    }
+    if (shape && list) {
+      list.forEach((entry, i) => isRecord(entry) || ctx.addIssue({ code: 'custom', path: [i], message: `must be ${shape}` }));
+    }
+    return list ?? [v];
   }, z.array(item).optional());
+};
 
 /** A query parameter given twice arrives as an array; the first value wins. */
 export const firstValue = (v: unknown) => (Array.isArray(v) ? v[0] : v);

@@ -104,6 +104,15 @@ const pairedAnswers = (body: { question?: string[]; answer?: string[] }, ctx: z.
   }
 };
 
+/** A new contact must be someone: named, or reachable. An empty body would store a blank record. */
+const identifiable = (body: { first_name?: string; last_name?: string; email?: string; phone?: string }, ctx: z.RefinementCtx) => {
+  if ([body.first_name, body.last_name, body.email, body.phone].some(Boolean)) return;
+  ctx.addIssue({
+    code: 'custom', path: ['first_name'], params: { missing: true },
+    message: 'is required, or else last_name, email or phone: a contact needs something that identifies it',
+  });
+};
+
 export const createContactBody = contactFields
   .extend({
     owner_id: idLike.optional(),
@@ -118,7 +127,8 @@ export const createContactBody = contactFields
     /* Import configuration; the contract does not say what its keys mean, so it is accepted and not acted on. */
     config: z.unknown().optional(),
   })
-  .superRefine(pairedAnswers);
+  .superRefine(pairedAnswers)
+  .superRefine(identifiable);
 export type CreateContactBody = z.output<typeof createContactBody>;
 
 export const updateContactBody = contactFields

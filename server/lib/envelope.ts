@@ -16,9 +16,9 @@ export function pageMeta(paging: PageRequest, totalResults: number): PageMeta {
 /** The paging fields of an answer that is a list of one (a single record fetched by id). */
 export const oneOfOne = (): PageMeta => pageMeta({ page: 1, page_size: 1 }, 1);
 
-/** The contract's success envelope: `{ http_status, status: 'success', <key>: body }`. */
-export function sendSuccess(res: Response, status: number, key: string, body: unknown) {
-  res.status(status).json({ http_status: status, status: 'success', [key]: body });
+/** The contract's success envelope: `{ http_status, status: 'success', <key>: body }`, and any older shapes beside it. */
+export function sendSuccess(res: Response, status: number, key: string, body: unknown, alongside: Record<string, unknown> = {}) {
+  res.status(status).json({ http_status: status, status: 'success', [key]: body, ...alongside });
 }
 
 /** A list nests its array under the same key as the wrapper, beside the paging fields. */

@@ -13,7 +13,9 @@ function describe(issue: z.core.$ZodIssue, input: unknown): DebugCode {
     return { code: Codes.missingField, field, reason: `${field} is required.` };
   }
   const detail = issue.message.replace(/^Invalid input: /, '');
-  return { code: Codes.invalidField, field, reason: `${field} ${detail.charAt(0).toLowerCase()}${detail.slice(1)}.`.replace(/\.\.$/, '.') };
+  // A rule over several fields ("one of these is required") says what is missing in its own words.
+  const missing = issue.code === 'custom' && (issue.params as { missing?: boolean } | undefined)?.missing;
+  return { code: missing ? Codes.missingField : Codes.invalidField, field, reason: `${field} ${detail.charAt(0).toLowerCase()}${detail.slice(1)}.`.replace(/\.\.$/, '.') };
 }
 
 /** Parses input with a contract schema; every bad field becomes its own 400 debug code. */

@@ -29,7 +29,10 @@ export function contactsRouter(ctx: Context): Router {
 
   router.post('/contacts', async (req, res) => {
     const { record } = await service.createContact(ctx, authOf(req), parse(createContactBody, req.body));
-    sendSuccess(res, 201, 'contacts', { contacts: record, additional_messages: record.duplicate_action !== 'created' });
+    // Older clients (a workflow platform's contact actions) read `contact.user_id` at the top level: answer that shape too.
+    sendSuccess(res, 201, 'contacts', { contacts: record, additional_messages: record.duplicate_action !== 'created' }, {
+      contact: { user_id: record.contact_user_id, ...record },
+    });
   });
 
   router.delete('/contacts', async (req, res) => {

@@ -36,6 +36,8 @@ describe('POST /rest/1/contacts', () => {
     });
     expect(reply.status).toBe(201);
     expect(reply.body.contacts.contacts).toMatchObject({ first_name: 'Grace', last_name: 'Hopper', email_address: 'grace@navy.example', duplicate_action: 'created' });
+    // The older top-level shape some clients read, beside the contract's.
+    expect(reply.body.contact).toEqual({ user_id: idOf(reply), ...reply.body.contacts.contacts });
     const c = await fetchOne(rep, idOf(reply));
     expect(c).toMatchObject({
       user_id: idOf(reply), owner_id: String(team.rep.id), category_id: folderA, category: { category_id: folderA, name: 'A' },
@@ -76,6 +78,35 @@ describe('POST /rest/1/contacts', () => {
     expect(reply.body.debug_codes.map((d: any) => d.field)).toContain(field);
     expect(reply.body.debug_codes[0].reason).toContain(field.split('.')[0]);
     expect(await count('contacts')).toBe(before);
+  });
+
+  it.each([[{}], [{ notes: 'who?' }], [{ first_name: '', email: '', phone: '', city: 'Boston' }]])(
+    'refuses %j, which identifies nobody, with a 400 that names what is missing, and stores nothing', async (body) => {
+      const before = await count('contacts');
+      const reply = await rep.post('/rest/1/contacts', body);
+      expect(reply.status).toBe(400);
+      expect(reply.body.debug_codes).toEqual([expect.objectContaining({ code: 40002, field: 'first_name' })]);
+      expect(reply.body.debug_codes[0].reason).toMatch(/first_name .*last_name, email or phone/);
+      expect(await count('contacts')).toBe(before);
+      expect((await rep.form('POST', '/rest/1/contacts', 'notes=x')).status).toBe(400);
+    },
+  );
+
+  it.each([
+    [{ custom_fields: 'x' }, 'custom_fields', 'custom_fields must be a list of { name, type, value }.'],
+    [{ additional_phone: 5 }, 'additional_phone', 'additional_phone must be a list of { number, phone_type, phone_label }.'],
+    [{ social_accounts: true }, 'social_accounts', 'social_accounts must be a list of { type, account }.'],
+    [{ custom_fields: ['x'] }, 'custom_fields.0', 'custom_fields.0 must be { name, type, value }.'],
+  ])('says what a list field must be when it gets %j', async (body, field, reason) => {
+    const reply = await rep.post('/rest/1/contacts', { first_name: 'Typed', ...body });
+    expect(reply.status).toBe(400);
+    expect(reply.body.debug_codes).toEqual([{ code: 40003, field, reason }]);
+  });
+
+  it('still takes a lone object, or a lone title, where a list is expected', async () => {
+    const reply = await rep.post('/rest/1/contacts', { first_name: 'Lone', custom_fields: { name: 'Company', value: 'Solo' }, tags: 'Single' });
+    expect(reply.status, reply.text).toBe(201);
+    expect(await fetchOne(rep, idOf(reply))).toMatchObject({ custom_fields: [{ name: 'Company', value: 'Solo' }], tags: [{ title: 'Single' }] });
   });
 
   it('lists every bad field as its own debug code', async () => {
