@@ -64,8 +64,8 @@ const isRecord = (v: unknown) => typeof v === 'object' && v !== null && !Array.i
  * by a lone non-object (`custom_fields: "x"`) is a wrong type for the whole list, and said so: wrapping it would
  * report "custom_fields.0 is required", which names no mistake the client made.
  */
-export const listOf = <T extends z.ZodType>(item: T) => {
-  const shape = item instanceof z.ZodObject ? `{ ${Object.keys(item.shape).join(', ')} }` : undefined;
+export const listOf = <T extends z.ZodType>(item: T, described?: string) => {
+  const shape = described ?? (item instanceof z.ZodObject ? `{ ${Object.keys(item.shape).join(', ')} }` : undefined);
   return z.preprocess((v, ctx) => {
     if (v === undefined || v === null || v === '') return undefined;
     const list = Array.isArray(v) ? v : isRecord(v) && Object.keys(v as object).every((k) => INT.test(k)) ? Object.values(v as object) : undefined;

@@ -17,11 +17,12 @@ export const phoneNumber = text(40).refine((v) => v === '' || /^\d{7,15}$/.test(
   error: 'must be a phone number of 7 to 15 digits',
 });
 
-const emailAddress = text(254).refine((v) => v === '' || z.email().safeParse(v).success, {
+export const emailAddress = text(254).refine((v) => v === '' || z.email().safeParse(v).success, {
   error: 'must be an e-mail address',
 });
 
-const phoneType = intLike.pipe(z.number().int().min(1).max(5, { error: 'must be 1 (home), 2 (work), 3 (cell), 4 (fax) or 5 (other)' }));
+const PHONE_TYPE_ERROR = { error: 'must be 1 (home), 2 (work), 3 (cell), 4 (fax) or 5 (other)' };
+export const phoneType = intLike.pipe(z.number().int().min(1, PHONE_TYPE_ERROR).max(5, PHONE_TYPE_ERROR));
 
 const rating = z
   .union([z.null(), z.literal(''), intLike], { error: 'must be a whole number from 1 to 5' })

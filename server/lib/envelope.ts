@@ -16,6 +16,9 @@ export function pageMeta(paging: PageRequest, totalResults: number): PageMeta {
 /** The paging fields of an answer that is a list of one (a single record fetched by id). */
 export const oneOfOne = (): PageMeta => pageMeta({ page: 1, page_size: 1 }, 1);
 
+/** The paging fields of an answer that is a whole list on one page (a list just replaced). */
+export const wholeList = (n: number): PageMeta => ({ page: 1, page_size: Math.max(n, 1), total_results: n, total_pages: n ? 1 : 0 });
+
 /** The contract's success envelope: `{ http_status, status: 'success', <key>: body }`, and any older shapes beside it. */
 export function sendSuccess(res: Response, status: number, key: string, body: unknown, alongside: Record<string, unknown> = {}) {
   res.status(status).json({ http_status: status, status: 'success', [key]: body, ...alongside });

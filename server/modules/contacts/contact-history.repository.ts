@@ -10,11 +10,15 @@ export const ActivityType = {
   trashed: 5,
   noteAdded: 6,
   deleted: 7,
-  called: 8,
-  restored: 9,
+  emailsChanged: 8,
+  phonesChanged: 9,
+  tagsChanged: 10,
+  customFieldsChanged: 11,
+  restored: 12,
+  called: 13,
 } as const;
 
-export type AuditEntry = { action: 'create' | 'update' | 'trash' | 'delete'; dataType: string; old?: string; new?: string };
+export type AuditEntry = { action: 'create' | 'update' | 'trash' | 'restore' | 'delete'; dataType: string; old?: string; new?: string };
 
 /** One contact change: an activity line for people and its audit records, written in the caller's transaction. */
 export async function recordChange(
