@@ -9,6 +9,7 @@ import { ping } from './db/database.js';
 import { notFound } from './lib/errors.js';
 import { notFoundRoute, parseBodies, renderErrors, requestLogging, stripTrailingSlash } from './lib/http.js';
 import { contactPointsRouter } from './modules/contact-details/contact-points.router.js';
+import { contactTagsRouter } from './modules/contact-details/contact-tags.router.js';
 import { contactsRouter } from './modules/contacts/contacts.router.js';
 import { dialLibraryRouter } from './modules/dial-library/dial-library.router.js';
 import { dialSessionsRouter } from './modules/dial-sessions/dial-sessions.router.js';
@@ -44,7 +45,7 @@ export function createApp(ctx: Context, options: AppOptions = {}): Express {
   rest.use(noStore, parseBodies);
   rest.use(tranquilityRouter());
   rest.use(authenticate(ctx));
-  rest.use(membersRouter(ctx), contactsRouter(ctx), contactPointsRouter(ctx), foldersRouter(ctx), tagsRouter(ctx));
+  rest.use(membersRouter(ctx), contactsRouter(ctx), contactPointsRouter(ctx), contactTagsRouter(ctx), foldersRouter(ctx), tagsRouter(ctx));
   // Settings before sessions: /dialsession/settings is not a session id.
   rest.use(dialSettingsRouter(ctx), dialSessionsRouter(ctx), dialLibraryRouter(ctx));
   rest.use(notFoundRoute);

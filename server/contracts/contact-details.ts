@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { flagLike, idLike, listOf, text } from './common.js';
 import { contactIdParam, emailAddress, phoneDigits, phoneNumber, phoneType } from './contacts.js';
+import { tagTitle } from './tags.js';
 
 /** More than any person has; a replace-all list past it is a mistake, not a contact. */
 export const MAX_LISTED = 100;
@@ -51,7 +52,6 @@ export const replacePhonesBody = z.object({
 });
 export type PhoneEntry = z.output<typeof phoneEntry>;
 
-export const tagTitle = text(100).pipe(z.string().min(1, { error: 'must not be empty' }));
 export const contactTagBody = z.object({ title: tagTitle });
 
 /** A value is text whatever its type; null or '' removes it, as in a contact update. */

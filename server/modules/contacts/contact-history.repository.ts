@@ -1,5 +1,7 @@
+import type { SelectQueryBuilder } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { paged, type PageRequest } from '../../db/paging.js';
+import type { Database } from '../../db/schema.js';
 
 /** Activity types (the record's activity_id). Listed in docs/api.md. */
 export const ActivityType = {
@@ -39,6 +41,35 @@ export async function recordChange(
     })),
   );
   if (rows.length) await db.insertInto('contact_audit').values(rows).execute();
+}
+
+/** Contacts a set-based change applies to, each once, with the value its audit record shows as the old one. */
+export type ChangedSet = SelectQueryBuilder<Database, any, { contact_id: number; old_value: string }>;
+
+/**
+ * `recordChange` for contacts chosen by a query rather than listed: one statement per table however many they are.
+ * Run it before the statement that changes them, while the query still finds them.
+ */
+export async function recordSetChange(
+  db: Db, set: ChangedSet, change: { memberId: number; at: string; activity: number; text: string; audit: Omit<AuditEntry, 'old'> },
+) {
+  const { audit } = change;
+  await db
+    .insertInto('contact_audit')
+    .columns(['contact_id', 'member_id', 'action', 'data_type', 'old_value', 'new_value', 'created_at'])
+    .expression(db.selectFrom(set.as('s')).select((eb) => [
+      's.contact_id', eb.val(change.memberId).as('member_id'), eb.val(audit.action).as('action'), eb.val(audit.dataType).as('data_type'),
+      's.old_value', eb.val(audit.new ?? '').as('new_value'), eb.val(change.at).as('created_at'),
+    ]))
+    .execute();
+  await db
+    .insertInto('contact_activities')
+    .columns(['contact_id', 'member_id', 'activity_type', 'activity', 'created_at'])
+    .expression(db.selectFrom(set.as('s')).select((eb) => [
+      's.contact_id', eb.val(change.memberId).as('member_id'), eb.val(change.activity).as('activity_type'), eb.val(change.text).as('activity'),
+      eb.val(change.at).as('created_at'),
+    ]))
+    .execute();
 }
 
 export function listActivities(db: Db, contactId: number, since: string, page: PageRequest) {
