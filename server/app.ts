@@ -8,13 +8,13 @@ import type { Context } from './context.js';
 import { ping } from './db/database.js';
 import { notFound } from './lib/errors.js';
 import { notFoundRoute, parseBodies, renderErrors, requestLogging, stripTrailingSlash } from './lib/http.js';
+import { contactCustomFieldsRouter } from './modules/contact-details/contact-custom-fields.router.js';
 import { contactPointsRouter } from './modules/contact-details/contact-points.router.js';
 import { contactTagsRouter } from './modules/contact-details/contact-tags.router.js';
 import { contactsRouter } from './modules/contacts/contacts.router.js';
-import { dialLibraryRouter } from './modules/dial-library/dial-library.router.js';
-import { dialSessionsRouter } from './modules/dial-sessions/dial-sessions.router.js';
-import { ssoRouter } from './modules/dial-sessions/sso.router.js';
-import { dialSettingsRouter } from './modules/dial-settings/dial-settings.router.js';
+import { customFieldsRouter } from './modules/custom-fields/custom-fields.router.js';
+  // Settings before sessions: /dialsession/settings is not a session id.
+  rest.use(dialSettingsRouter(ctx), dialSessionsRouter(ctx), dialLibraryRouter(ctx));
 import { foldersRouter } from './modules/folders/folders.router.js';
 import { membersRouter } from './modules/members/members.router.js';
 import { tranquilityRouter } from './modules/system/system.router.js';
@@ -45,7 +45,8 @@ export function createApp(ctx: Context, options: AppOptions = {}): Express {
   rest.use(noStore, parseBodies);
   rest.use(tranquilityRouter());
   rest.use(authenticate(ctx));
-  rest.use(membersRouter(ctx), contactsRouter(ctx), contactPointsRouter(ctx), contactTagsRouter(ctx), foldersRouter(ctx), tagsRouter(ctx));
+  rest.use(membersRouter(ctx), contactsRouter(ctx), foldersRouter(ctx), tagsRouter(ctx), customFieldsRouter(ctx));
+  rest.use(contactPointsRouter(ctx), contactTagsRouter(ctx), contactCustomFieldsRouter(ctx));
   // Settings before sessions: /dialsession/settings is not a session id.
   rest.use(dialSettingsRouter(ctx), dialSessionsRouter(ctx), dialLibraryRouter(ctx));
   rest.use(notFoundRoute);

@@ -3,6 +3,7 @@ import type { Scope } from '../../auth/access.js';
 import type { Db } from '../../db/database.js';
 import { paged, type PageRequest } from '../../db/paging.js';
 import type { TagsTable } from '../../db/schema.js';
+import { CONTACT_CHUNK, nextTurn } from '../../db/chunks.js';
 import { bumpCatalog } from '../../db/versions.js';
 import { ActivityType, recordSetChange } from '../contacts/contact-history.repository.js';
 
@@ -50,16 +51,12 @@ export async function renameTag(tx: Db, tag: Tag, title: string): Promise<Tag> {
   return renamed;
 }
 
-/* Contacts per statement when a tag leaves many: between chunks the process answers other requests. */
-const CHUNK = 10_000;
-const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
-
 /**
  * Deletes a tag: every contact holding it loses it, each with an audit record and an activity, then the tag goes.
  * Set-based, a chunk of contacts (by id) per statement; the transaction stays open throughout, so it is still one
  * change. Records show tags from outside the contact, so the catalog is raised instead of every contact's version.
  */
-export async function deleteTag(tx: Db, tag: Tag, actorId: number, at: string, chunkSize = CHUNK): Promise<void> {
+export async function deleteTag(tx: Db, tag: Tag, actorId: number, at: string, chunkSize = CONTACT_CHUNK): Promise<void> {
   for (;;) {
     const last = await tx.selectFrom('contact_tags').select('contact_id').where('tag_id', '=', tag.id)
       .orderBy('contact_id').limit(1).offset(chunkSize - 1).executeTakeFirst();

@@ -1,0 +1,45 @@
+import { Router } from 'express';
+import { authOf } from '../../auth/middleware.js';
+import type { Context } from '../../context.js';
+import { createFieldBody, fieldIdParam, listFieldsQuery, updateFieldBody } from '../../contracts/custom-fields.js';
+import { oneOfOne, pageMeta, sendList, sendNoContent, sendSuccess } from '../../lib/envelope.js';
+import { parse } from '../../lib/validate.js';
+import { fieldRecord } from './custom-fields.serializer.js';
+import * as service from './custom-fields.service.js';
+
+/** Custom-field definitions. A single definition is answered as a list of one, as the contract's GET shows. */
+export function customFieldsRouter(ctx: Context): Router {
+  const router = Router();
+
+  router.get('/customfields', async (req, res) => {
+    const query = parse(listFieldsQuery, req.query);
+    const { records, total } = await service.listFields(ctx, authOf(req), query);
+    sendList(res, 'customfields', records, pageMeta(query, total));
+  });
+
+  router.post('/customfields', async (req, res) => {
+    const field = await service.createField(ctx, authOf(req), parse(createFieldBody, req.body));
+    sendSuccess(res, 201, 'customfields', { customfields: [fieldRecord(field)], ...oneOfOne() });
+  });
+
+  router.get('/customfields/:custom_field_id', async (req, res) => {
+    const { custom_field_id } = parse(fieldIdParam, req.params);
+    sendList(res, 'customfields', [fieldRecord(await service.getField(ctx, authOf(req), custom_field_id))], oneOfOne());
+  });
+
+  router.put('/customfields/:custom_field_id', async (req, res) => {
+    const auth = authOf(req);
+    const { custom_field_id } = parse(fieldIdParam, req.params);
+    const field = await service.updateField(ctx, auth, custom_field_id, parse(updateFieldBody, req.body));
+    sendList(res, 'customfields', [fieldRecord(field)], oneOfOne());
+  });
+
+  router.delete('/customfields/:custom_field_id', async (req, res) => {
+    const auth = authOf(req);
+    const { custom_field_id } = parse(fieldIdParam, req.params);
+    await service.deleteField(ctx, auth, custom_field_id);
+    sendNoContent(res);
+  });
+
+  return router;
+}
