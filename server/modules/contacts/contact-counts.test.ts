@@ -33,7 +33,7 @@ async function expectTotalsToMatchCounts() {
   }
 }
 
-it('keeps every list total equal to a count of the contacts through creates, moves, transfers, trash, deletes and folder and member removals', async () => {
+it('keeps every list total equal to a count of the contacts through creates, moves, transfers, trash, restores, deletes and folder and member removals', async () => {
   const vendor = api(team.vendor);
   for (const name of ['A', 'B', 'C']) folders[name] = (await vendor.post('/rest/1/folders', { name })).body.folders['0'].folder_id;
   const rep = api(team.rep);
@@ -58,6 +58,8 @@ it('keeps every list total equal to a count of the contacts through creates, mov
   await rep.delete(`/rest/1/contacts/${ids[3]}`);
   await rep.delete('/rest/1/contacts', { contact_user_ids: [ids[3], ids[4]] });
   await expectTotalsToMatchCounts();
+  expect((await rep.post(`/rest/1/contacts/${ids[4]}/restore`)).status).toBe(200);
+  await expectTotalsToMatchCounts();
   await rep.delete(`/rest/1/contacts?permanent=1`, { contact_user_ids: [ids[3], ids[0]] });
   await expectTotalsToMatchCounts();
 
@@ -70,5 +72,5 @@ it('keeps every list total equal to a count of the contacts through creates, mov
   expect((await vendor.delete(`/rest/1/members/${team.teammate.id}`)).status).toBe(204);
   removed.add(team.teammate.id);
   await expectTotalsToMatchCounts();
-  expect((await api(team.manager).get('/rest/1/contacts?page_size=1')).body.contacts.total_results).toBe(3);
+  expect((await api(team.manager).get('/rest/1/contacts?page_size=1')).body.contacts.total_results).toBe(4);
 });

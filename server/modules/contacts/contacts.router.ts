@@ -62,6 +62,14 @@ export function contactsRouter(ctx: Context): Router {
     sendNoContent(res);
   });
 
+  // Extension: the contract has no way back out of the trash. Answers the record as GET shows it.
+  router.post('/contacts/:contact_id/restore', async (req, res) => {
+    const auth = authOf(req);
+    const { contact_id } = parse(contactIdParam, req.params);
+    await service.restoreContact(ctx, auth, contact_id);
+    sendSerializedList(res, 'contacts', [await service.contactRecord(ctx, auth, contact_id)], oneOfOne());
+  });
+
   router.get('/contacts/:contact_id/activities', async (req, res) => {
     const auth = authOf(req);
     const { contact_id } = parse(contactIdParam, req.params);

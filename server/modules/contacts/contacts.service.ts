@@ -224,3 +224,17 @@ export async function addNoteFromDialer(tx: Db, memberId: number, contactId: num
   await recordChange(tx, { contactIds: [contact.id], memberId, at, activity: ActivityType.noteAdded, text: 'Note added', audit: [] });
   return true;
 }
+
+/** Takes a contact out of the trash (an extension). One that is not in the trash is left as it is, and nothing recorded. */
+export async function restoreContact(ctx: Context, auth: AuthContext, id: number): Promise<void> {
+  await ctx.store.write(async (tx) => {
+    const contact = await visibleContact(tx, auth.scope, id);
+    if (!contact.trashed) return;
+    const at = now();
+    await setTrashed(tx, [contact], false, at);
+    await recordChange(tx, {
+      contactIds: [contact.id], memberId: auth.member.id, at, activity: ActivityType.restored, text: 'Contact restored from the trash',
+      audit: [{ action: 'restore', dataType: 'trashed', old: '1', new: '0' }],
+    });
+  });
+}

@@ -298,6 +298,38 @@ describe('GET, PUT and DELETE /rest/1/contacts/{id}', () => {
   });
 });
 
+describe('POST /rest/1/contacts/{id}/restore (extension)', () => {
+  it('takes a contact out of the trash, answering its record as GET shows it, audited and in the default list again', async () => {
+    const id = idOf(await rep.post('/rest/1/contacts', { first_name: 'Restored', category_id: folderA }));
+    await rep.delete(`/rest/1/contacts/${id}`);
+    const listed = async () => (await rep.get(`/rest/1/contacts?category_id=${folderA}&page_size=100`)).body.contacts.contacts.map((c: any) => c.contact_user_id);
+    expect(await listed()).not.toContain(id);
+    const reply = await rep.post(`/rest/1/contacts/${id}/restore/`);
+    expect(reply.status).toBe(200);
+    expect(reply.body.contacts).toEqual({ contacts: [await fetchOne(rep, id)], page: 1, page_size: 1, total_results: 1, total_pages: 1 });
+    expect(reply.body.contacts.contacts[0].trashed).toBe('0');
+    expect(await listed()).toContain(id);
+    const audit = (await rep.get(`/rest/1/contacts/${id}/auditlog`)).body.contact_activities.contact_activities;
+    expect(audit[0]).toMatchObject({ action: 'restore', data_type: 'trashed', old: '1', new: '0', member_id: String(team.rep.id) });
+    const activities = (await rep.get(`/rest/1/contacts/${id}/activities?days=1`)).body.contact_activities.contact_activities;
+    expect(activities.map((a: any) => a.activity_id)).toEqual(['12', '5', '1']);
+    // Not in the trash: a 200 that changes and records nothing.
+    expect((await rep.post(`/rest/1/contacts/${id}/restore`)).status).toBe(200);
+    expect((await rep.get(`/rest/1/contacts/${id}/activities?days=1`)).body.contact_activities.total_results).toBe(3);
+  });
+
+  it('answers 404 for a contact outside the caller\'s scope, leaving it in the trash', async () => {
+    const id = idOf(await rep.post('/rest/1/contacts', { first_name: 'Still trashed' }));
+    await rep.delete(`/rest/1/contacts/${id}`);
+    for (const who of ['teammate', 'outsider', 'otherVendor'] as const) {
+      expect((await server.as(server.tokenOf(team[who])).post(`/rest/1/contacts/${id}/restore`)).status).toBe(404);
+    }
+    expect((await fetchOne(rep, id)).trashed).toBe('1');
+    expect((await rep.post('/rest/1/contacts/99999999/restore')).status).toBe(404);
+    expect((await rep.post('/rest/1/contacts/x/restore')).status).toBe(400);
+  });
+});
+
 describe('DELETE /rest/1/contacts (many)', () => {
   it('trashes or deletes every listed contact, or none when one is not the caller\'s', async () => {
     const a = idOf(await rep.post('/rest/1/contacts', { first_name: 'Many1' }));
