@@ -154,3 +154,80 @@ it('shows every write in the next list, whichever process made it', async () => 
   const passedOn = await expectListedRecordsFresh(team.vendor);
   expect(passedOn.find((c) => c.first_name === 'Dee')).toMatchObject({ owner_id: String(team.vendor.id) });
 });
+
+it('shows every write to a contact\'s details and to the catalogues in the next list, whichever process made it', async () => {
+  const rep = writer(team.rep);
+  const vendor = writer(team.vendor);
+  const eve = idOf(await rep.post('/rest/1/contacts', { first_name: 'Eve', email: 'eve@example.com', phone: '6175550200', tags: ['Shared'] }));
+  const fay = idOf(await rep.post('/rest/1/contacts', { first_name: 'Fay', tags: ['Shared'], custom_fields: [{ name: 'Score', type: 1, value: '7' }] }));
+  await rep.post('/rest/1/contacts', { first_name: 'Gus', custom_fields: [{ name: 'Level', type: 6 }] });
+  await expectListedRecordsFresh(team.rep);
+  const fresh = () => expectListedRecordsFresh(team.rep);
+  const expectOk = (reply: { status: number; text: string }) => expect(reply.status, reply.text).toBeLessThan(300);
+
+  // E-mail addresses: add, make primary, replace all, change one, delete the primary.
+  const added = (await rep.post(`/rest/1/contacts/${eve}/emails`, { email_address: 'eve@work.example.com', is_primary: false })).body.email;
+  await fresh();
+  expectOk(await rep.put(`/rest/1/contacts/${eve}/emails/${added.id}`, { email_address: 'eve@work.example.com', is_primary: true }));
+  expect((await listedOf(team.rep, eve)).primary_email.email_address).toBe('eve@work.example.com');
+  await fresh();
+  expectOk(await rep.put(`/rest/1/contacts/${eve}/emails`, { emails: [{ email: 'eve@home.example.com' }, { email: 'eve@work.example.com', is_primary: 1 }] }));
+  await fresh();
+  expectOk(await rep.delete(`/rest/1/contacts/${eve}/emails/${added.id}`));
+  expect((await listedOf(team.rep, eve)).primary_email.email_address).toBe('eve@home.example.com');
+  await fresh();
+
+  // Phones: add as primary, change one, replace all, delete one.
+  const phone = (await rep.post(`/rest/1/contacts/${eve}/phones`, { phone_number: '6175550201', type: 3, is_primary: 1 })).body.phone;
+  await fresh();
+  expectOk(await rep.put(`/rest/1/contacts/${eve}/phones/${phone.id}`, { phone_number: '6175550202', label: 'cell' }));
+  await fresh();
+  expectOk(await rep.put(`/rest/1/contacts/${eve}/phones`, { phones: [{ phone_number: '6175550202', type: 2 }, { phone_number: '6175550203' }] }));
+  await fresh();
+  expectOk(await rep.delete(`/rest/1/contacts/${eve}/phones/${phone.id}`));
+  expect((await listedOf(team.rep, eve)).primary_phone.raw_phone).toBe('6175550203');
+  await fresh();
+
+  // A contact's tags: add by title, change one, remove one.
+  expectOk(await rep.post(`/rest/1/contacts/${eve}/tags`, { title: 'Fresh' }));
+  await fresh();
+  const shared = (await listedOf(team.rep, eve)).tags.find((t: any) => t.title === 'Shared');
+  expectOk(await rep.put(`/rest/1/contacts/${eve}/tags/${shared.id}`, { title: 'Swapped' }));
+  await fresh();
+  const swapped = (await listedOf(team.rep, eve)).tags.find((t: any) => t.title === 'Swapped');
+  expectOk(await rep.delete(`/rest/1/contacts/${eve}/tags/${swapped.id}`));
+  await fresh();
+
+  // The tag catalogue: a rename and a delete change what other contacts show, without touching them.
+  expectOk(await vendor.put(`/rest/1/tags/${shared.id}`, { title: 'Shared widely' }));
+  expect((await listedOf(team.rep, fay)).tags).toEqual([{ id: shared.id, title: 'Shared widely' }]);
+  await fresh();
+  expectOk(await vendor.delete(`/rest/1/tags/${shared.id}`));
+  expect((await listedOf(team.rep, fay)).tags).toEqual([]);
+  await fresh();
+
+  // A contact's custom values: set (a drop-down's new option too), remove.
+  const defs = (await rep.get('/rest/1/customfields?page_size=100')).body.customfields.customfields;
+  const [score, level] = ['Score', 'Level'].map((name) => defs.find((d: any) => d.display_name === name).custom_field_id);
+  expectOk(await rep.post(`/rest/1/contacts/${eve}/customfields/${level}`, { value: 'Expert' }));
+  expectOk(await rep.put(`/rest/1/contacts/${eve}/customfields/${score}`, { value: '9' }));
+  await fresh();
+  expectOk(await rep.delete(`/rest/1/contacts/${eve}/customfields/${level}`));
+  await fresh();
+
+  // Definitions: a new name, order and type show on every contact holding a value; a delete takes the values.
+  expectOk(await vendor.put(`/rest/1/customfields/${score}`, { display_name: 'Rank', display_order: 99, type: 7 }));
+  expect((await listedOf(team.rep, fay)).custom_fields).toEqual([{ custom_field_id: score, name: 'Rank', type: '7', value: '7' }]);
+  await fresh();
+  expectOk(await vendor.delete(`/rest/1/customfields/${score}`));
+  expect((await listedOf(team.rep, fay)).custom_fields).toEqual([]);
+  await fresh();
+
+  // The trash and back.
+  expectOk(await rep.delete(`/rest/1/contacts/${fay}`));
+  await fresh();
+  expectOk(await rep.post(`/rest/1/contacts/${fay}/restore`));
+  expect((await listedOf(team.rep, fay)).trashed).toBe('0');
+  await fresh();
+  await expectListedRecordsFresh(team.vendor);
+});
