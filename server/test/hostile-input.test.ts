@@ -9,18 +9,28 @@ beforeAll(async () => {
   const seeded = await serverWithTeam();
   server = seeded.server;
   api = seeded.api(seeded.team.vendor);
+  // Contact 1 with an e-mail, a phone, a tag and a custom value 1, so junk reaches past the look-ups of the sub-resources.
+  await api.post('/rest/1/contacts', {
+    first_name: 'Target', email: 'target@example.com', phone: '2125550100', tags: ['Target'], custom_fields: [{ name: 'Target', value: 'x' }],
+  });
 });
 afterAll(() => server.close());
 
 const junkValues = ['', ' ', 'abc', '-1', '0', '1.5', '99999999999999999999', '1e3', 'null', '[]', '{}', '%00', '\u0000', 'ß'.repeat(300), "' OR 1=1 --"];
 const junkBodies: unknown[] = [null, [], 'text', 42, true, { first_name: { nested: true } }, { tags: { a: 1 } }, { custom_fields: 'x' },
   { custom_fields: [null] }, { additional_phone: [{}] }, { contact_user_ids: 'all' }, { name: ['a', 'b'] }, { duplicate_checks: 'yes' },
-  { question: 'q', answer: ['a', 'b'] }, { rating: { $gt: 1 } }, { email: 12 }, { password: 123456789 }, { username: null }];
+  { question: 'q', answer: ['a', 'b'] }, { rating: { $gt: 1 } }, { email: 12 }, { password: 123456789 }, { username: null },
+  { emails: 'x' }, { emails: [{ email: ['a'] }] }, { phones: [5] }, { phones: { 0: { phone_number: { x: 1 } } } }, { email_address: null, is_primary: [] },
+  { phone_number: '1'.repeat(500), type: '1e3' }, { title: { a: 1 } }, { title: 'x'.repeat(5000) }, { value: [1, 2] }, { value: { a: 1 } },
+  { display_name: null, type: 'x', display_order: '1e9' }, { display_name: 'Junk', type: 6 }];
 
 const paths = ['/rest/1/contacts', '/rest/1/contacts/1', '/rest/1/contacts/1/activities', '/rest/1/contacts/1/auditlog',
-  '/rest/1/members', '/rest/1/members/1', '/rest/1/folders', '/rest/1/folders/1', '/rest/1/tags'];
+  '/rest/1/contacts/1/emails', '/rest/1/contacts/1/emails/1', '/rest/1/contacts/1/phones', '/rest/1/contacts/1/phones/1',
+  '/rest/1/contacts/1/tags', '/rest/1/contacts/1/tags/1', '/rest/1/contacts/1/customfields', '/rest/1/contacts/1/customfields/1',
+  '/rest/1/contacts/1/restore', '/rest/1/members', '/rest/1/members/1', '/rest/1/folders', '/rest/1/folders/1', '/rest/1/tags',
+  '/rest/1/tags/1', '/rest/1/customfields', '/rest/1/customfields/1'];
 const params = ['page', 'page_size', 'category_id', 'folder_id', 'updated_from', 'created_to', 'sort_order', 'sort_by', 'search',
-  'tag_id', 'days', 'permanent', 'structure', 'move_folder_id', 'entire_team', 'user_id', 'include_new', 'email_address'];
+  'tag_id', 'days', 'permanent', 'structure', 'move_folder_id', 'entire_team', 'user_id', 'include_new', 'email_address', 'with_counts'];
 
 describe('hostile input never causes a 5xx', () => {
   it.each(paths)('GET %s with junk in every parameter', async (path) => {
@@ -41,7 +51,8 @@ describe('hostile input never causes a 5xx', () => {
     }
   });
 
-  it.each(['/rest/1/contacts/%ZZ', '/rest/1/contacts/1%00', `/rest/1/contacts/${'9'.repeat(400)}`, '/rest/1/members/-5', '/rest/1/folders/0x10'])(
+  it.each(['/rest/1/contacts/1/emails/%ZZ', '/rest/1/contacts/1/phones/0', '/rest/1/contacts/1/tags/-1', '/rest/1/customfields/1.5',
+    '/rest/1/contacts/%ZZ', '/rest/1/contacts/1%00', `/rest/1/contacts/${'9'.repeat(400)}`, '/rest/1/members/-5', '/rest/1/folders/0x10'])(
     'answers a 4xx for the odd path %s', async (path) => {
       const reply = await api.get(path);
       expect(reply.status).toBeGreaterThanOrEqual(400);
