@@ -60,6 +60,14 @@ export async function moveCounts(
   })));
 }
 
+/** Contacts of one partition, as a grouped read of the contacts about to move gives them. */
+export type CountedGroup = Counted & { n: number };
+
+/** Counts groups of contacts out of their partitions and into those a move takes them to (a chunk moved or transferred). */
+export function shiftCounts(tx: Db, groups: CountedGroup[], to: Partial<Pick<Counted, 'owner_id' | 'folder_id'>>): Promise<void> {
+  return applyChanges(tx, groups.flatMap(({ n, ...contact }) => [{ contact, n: -n }, { contact: { ...contact, ...to }, n }]));
+}
+
 /** Counts an organisation's contacts again from scratch: after a bulk load that wrote contacts directly. */
 export async function recountOrganisation(tx: Db, orgId: number): Promise<void> {
   await tx.deleteFrom('contact_counts').where('org_id', '=', orgId).execute();

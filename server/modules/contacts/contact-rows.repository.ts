@@ -1,7 +1,9 @@
+import { type ExpressionBuilder, type Expression, type SqlBool, sql } from 'kysely';
 import type { Db } from '../../db/database.js';
-import type { Contact, ContactUpdate, NewContact } from '../../db/schema.js';
+import type { Contact, ContactUpdate, Database, NewContact } from '../../db/schema.js';
 import { nextVersion } from '../../db/versions.js';
-import { adjustCounts, moveCounts } from './contact-counts.repository.js';
+import { adjustCounts, type CountedGroup, moveCounts, shiftCounts } from './contact-counts.repository.js';
+import { ActivityType, recordSetChange } from './contact-history.repository.js';
 import { type ContactInput, addressOf } from './contact-input.js';
 import { insertSearchTerms, reindexSearch } from './contact-search.repository.js';
 
@@ -116,4 +118,97 @@ export async function transferAllContacts(tx: Db, move: SetMove & { fromId: numb
   await tx.updateTable('contacts').set((eb) => ({ owner_id: move.toId, version: nextVersion(eb), updated_at: move.at }))
     .where('owner_id', '=', move.fromId).execute();
   await moveCounts(tx, { orgId: move.orgId, ownerId: move.fromId }, { ownerId: move.toId });
+}
+
+/*
+ * Bulk changes (the grid's actions on selected contacts or a whole filtered view) run as background jobs that call
+ * these for one chunk of contact ids at a time. Each keeps versions, counts, audit and activities for the chunk with
+ * one statement per table, whatever its size: contacts that the change would not change (already tagged, already in
+ * the folder) are left out of all of it. Only contacts of `orgId` are touched; that the actor may change each id is
+ * the job's to check. A chunk's ids appear once in each statement: keep it to at most BULK_CHUNK.
+ */
+export const BULK_CHUNK = 5_000;
+
+export type BulkChunk = { orgId: number; contactIds: number[]; actorId: number; at: string };
+type Where = (eb: ExpressionBuilder<Database, 'contacts'>) => Expression<SqlBool>;
+
+const inChunk = (c: BulkChunk, also: Where): Where => (eb) =>
+  eb.and([eb('contacts.org_id', '=', c.orgId), eb('contacts.id', 'in', c.contactIds), also(eb)]);
+
+/** Raises the version and modification time of the chunk's contacts that `changing` picks; answers how many. */
+async function touch(tx: Db, changing: Where, at: string, detailKinds = 0): Promise<number> {
+  const result = await tx.updateTable('contacts')
+    .set((eb) => ({ version: nextVersion(eb), updated_at: at, ...(detailKinds && { detail_kinds: eb('detail_kinds', '|', detailKinds) }) }))
+    .where(changing).executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+const holds = (tagId: number): Where => (eb) =>
+  eb.exists(eb.selectFrom('contact_tags').select('contact_tags.tag_id').whereRef('contact_tags.contact_id', '=', 'contacts.id').where('contact_tags.tag_id', '=', tagId));
+
+/** Gives a chunk of contacts a tag; those holding it already are left alone. Answers how many changed. */
+export async function addTagToContacts(tx: Db, c: BulkChunk & { tag: { id: number; title: string } }): Promise<number> {
+  if (!c.contactIds.length) return 0;
+  const changing = inChunk(c, (eb) => eb.not(holds(c.tag.id)(eb)));
+  await recordSetChange(tx, tx.selectFrom('contacts').where(changing).select((eb) => ['contacts.id as contact_id', eb.val('').as('old_value')]), {
+    memberId: c.actorId, at: c.at, activity: ActivityType.tagsChanged, text: `Tag "${c.tag.title}" added`,
+    audit: { action: 'update', dataType: 'tag_added', new: c.tag.title },
+  });
+  const changed = await touch(tx, changing, c.at, DETAIL_KINDS.tags);
+  await tx.insertInto('contact_tags').columns(['contact_id', 'tag_id'])
+    .expression(tx.selectFrom('contacts').where(changing).select((eb) => ['contacts.id', eb.val(c.tag.id).as('tag_id')])).execute();
+  return changed;
+}
+
+/** Takes a tag from a chunk of contacts; those not holding it are left alone. Answers how many changed. */
+export async function removeTagFromContacts(tx: Db, c: BulkChunk & { tag: { id: number; title: string } }): Promise<number> {
+  if (!c.contactIds.length) return 0;
+  const changing = inChunk(c, holds(c.tag.id));
+  await recordSetChange(tx, tx.selectFrom('contacts').where(changing).select((eb) => ['contacts.id as contact_id', eb.val(c.tag.title).as('old_value')]), {
+    memberId: c.actorId, at: c.at, activity: ActivityType.tagsChanged, text: `Tag "${c.tag.title}" removed`,
+    audit: { action: 'update', dataType: 'tag_removed' },
+  });
+  const changed = await touch(tx, changing, c.at);
+  await tx.deleteFrom('contact_tags').where('tag_id', '=', c.tag.id)
+    .where('contact_id', 'in', tx.selectFrom('contacts').select('id').where('org_id', '=', c.orgId).where('id', 'in', c.contactIds)).execute();
+  return changed;
+}
+
+/** The partitions (owner, folder, state) the contacts `changing` picks are counted in, before they move. */
+const countedGroups = (tx: Db, changing: Where): Promise<CountedGroup[]> =>
+  tx.selectFrom('contacts').where(changing)
+    .select((eb) => ['org_id', 'owner_id', 'folder_id', 'trashed', 'archived', eb.fn.countAll<number>().as('n')])
+    .groupBy(['org_id', 'owner_id', 'folder_id', 'trashed', 'archived']).execute();
+
+/** Moves a chunk of contacts to a folder (`null`: none), audited as 'moved' each. Answers how many moved. */
+export async function moveContactsToFolder(tx: Db, c: BulkChunk & { folderId: number | null }): Promise<number> {
+  if (!c.contactIds.length) return 0;
+  const target = c.folderId ?? 0;
+  const changing = inChunk(c, (eb) => eb(eb.fn.coalesce('contacts.folder_id', sql.lit(0)), '!=', target));
+  const groups = await countedGroups(tx, changing);
+  await recordSetChange(tx, tx.selectFrom('contacts').where(changing)
+    .select((eb) => ['contacts.id as contact_id', eb.cast<string>(eb.fn.coalesce('contacts.folder_id', sql.lit(0)), 'text').as('old_value')]), {
+    memberId: c.actorId, at: c.at, activity: ActivityType.moved, text: c.folderId ? `Contact moved to folder ${c.folderId}` : 'Contact moved out of its folder',
+    audit: { action: 'update', dataType: 'moved', new: String(target) },
+  });
+  const moved = await tx.updateTable('contacts').set((eb) => ({ folder_id: c.folderId, version: nextVersion(eb), updated_at: c.at }))
+    .where(changing).executeTakeFirst();
+  await shiftCounts(tx, groups, { folder_id: c.folderId });
+  return Number(moved.numUpdatedRows);
+}
+
+/** Transfers a chunk of contacts to a member, audited as 'transferred' each. Answers how many changed owner. */
+export async function transferContacts(tx: Db, c: BulkChunk & { toId: number }): Promise<number> {
+  if (!c.contactIds.length) return 0;
+  const changing = inChunk(c, (eb) => eb('contacts.owner_id', '!=', c.toId));
+  const groups = await countedGroups(tx, changing);
+  await recordSetChange(tx, tx.selectFrom('contacts').where(changing)
+    .select((eb) => ['contacts.id as contact_id', eb.cast<string>('contacts.owner_id', 'text').as('old_value')]), {
+    memberId: c.actorId, at: c.at, activity: ActivityType.transferred, text: `Contact transferred to member ${c.toId}`,
+    audit: { action: 'update', dataType: 'transferred', new: String(c.toId) },
+  });
+  const moved = await tx.updateTable('contacts').set((eb) => ({ owner_id: c.toId, version: nextVersion(eb), updated_at: c.at }))
+    .where(changing).executeTakeFirst();
+  await shiftCounts(tx, groups, { owner_id: c.toId });
+  return Number(moved.numUpdatedRows);
 }
