@@ -12,7 +12,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 export type RunningServer = { url: string; stop(): Promise<void> };
 
-export type Scenario = { name: string; token: string; method?: 'GET' | 'POST'; next: () => { path: string; body?: string } };
+export type Scenario = { name: string; token: string; method?: 'GET' | 'POST' | 'PUT'; next: () => { path: string; body?: string } };
 
 export type ScenarioResult = {
   name: string; requests: number; perSecond: number; p50: number; p99: number; non2xx: number; errors: number; samples: string[];

@@ -9,6 +9,7 @@ import type { Db, Store } from '../server/db/database.js';
 import type { Member, NewContact } from '../server/db/schema.js';
 import { toTimestamp } from '../server/lib/time.js';
 import { recountOrganisation } from '../server/modules/contacts/contact-counts.repository.js';
+import { DETAIL_KINDS } from '../server/modules/contacts/contact-rows.repository.js';
 import { termsOf } from '../server/modules/contacts/contact-search.repository.js';
 import { createVendor } from '../server/modules/members/members.service.js';
 
@@ -113,4 +114,22 @@ export async function loadContacts(store: Store, team: Team, count: number, log:
   await store.write((tx) => recountOrganisation(tx, team.vendor.org_id));
   await store.write((tx) => sql`analyze`.execute(tx));
   return performance.now() - started;
+}
+
+/**
+ * Gives the contacts with ids 1 to `count` one tag, with its detail_kinds bit as the API would set it: the tag the
+ * catalog scenarios rename and delete. Answers its id.
+ */
+export async function tagContacts(store: Store, team: Team, count: number): Promise<number> {
+  const orgId = team.vendor.org_id;
+  return store.write(async (tx) => {
+    const tag = await tx.insertInto('tags').values({ org_id: orgId, title: 'Bench tag', title_lc: 'bench tag', created_at: toTimestamp(new Date()) })
+      .returning('id').executeTakeFirstOrThrow();
+    await tx.insertInto('contact_tags').columns(['contact_id', 'tag_id'])
+      .expression(tx.selectFrom('contacts').select((eb) => ['id', eb.val(tag.id).as('tag_id')]).where('org_id', '=', orgId).where('id', '<=', count))
+      .execute();
+    await tx.updateTable('contacts').set((eb) => ({ detail_kinds: eb('detail_kinds', '|', DETAIL_KINDS.tags) }))
+      .where('org_id', '=', orgId).where('id', '<=', count).execute();
+    return tag.id;
+  });
 }

@@ -17,8 +17,9 @@ import { openStore } from '../server/db/database.js';
 import { createLogger } from '../server/lib/logger.js';
 import { listContacts as listContactsPage } from '../server/modules/contacts/contact-list.repository.js';
 import { listContacts } from '../server/modules/contacts/contacts.service.js';
+import { runCatalogScenarios } from './catalog.js';
 import { percentile, runScenario, type Scenario, type ScenarioResult, startServer } from './http.js';
-import { createTeam, folderIndexOf, loadContacts, ownerIndexOf, type Team } from './load.js';
+import { createTeam, folderIndexOf, loadContacts, ownerIndexOf, tagContacts, type Team } from './load.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -35,6 +36,10 @@ const opts = {
   connections: Number(args.connections),
 };
 const LIST_PAGES = 20;
+/** Titles the tag-add scenario picks from: most adds give a contact a tag it does not hold yet. */
+const TAG_TITLES = 50;
+/** Contacts holding the tag the catalog scenarios rename and delete. */
+const TAG_HOLDERS = 100_000;
 const STORE_ITERATIONS = 2_000;
 const log = (line: string) => process.stdout.write(`${line}\n`);
 const ms = (n: number) => n.toFixed(2);
@@ -55,10 +60,28 @@ function plan(team: Team) {
 function scenarios(team: Team, token: string): Scenario[] {
   const { folderId, randomOwnedId } = plan(team);
   let created = 0;
+  let updated = 0;
+  let phones = 0;
   return [
     { name: 'list', token, next: () => ({ path: `/rest/1/contacts?page_size=25&category_id=${folderId}&page=${1 + randomInt(LIST_PAGES)}` }) },
     { name: 'get', token, next: () => ({ path: `/rest/1/contacts/${randomOwnedId()}` }) },
     { name: 'list-by-name', token, next: () => ({ path: `/rest/1/contacts?page_size=25&sort_by=last_name&sort_order=ASC&page=${1 + randomInt(LIST_PAGES)}` }) },
+    {
+      name: 'update', token, method: 'PUT',
+      next: () => ({ path: `/rest/1/contacts/${randomOwnedId()}`, body: JSON.stringify({ first_name: `Updated ${updated++}` }) }),
+    },
+    {
+      name: 'phone-add', token, method: 'POST',
+      // Area code 657 is one neither the loader nor the create scenario uses: each number is new to its contact.
+      next: () => ({
+        path: `/rest/1/contacts/${randomOwnedId()}/phones`,
+        body: JSON.stringify({ phone_number: `657${String(2_000_000 + phones++).padStart(7, '0')}`, type: 3 }),
+      }),
+    },
+    {
+      name: 'tag-add', token, method: 'POST',
+      next: () => ({ path: `/rest/1/contacts/${randomOwnedId()}/tags`, body: JSON.stringify({ title: `Bench ${randomInt(TAG_TITLES)}` }) }),
+    },
     {
       name: 'create', token, method: 'POST',
       next: () => {
@@ -70,6 +93,19 @@ function scenarios(team: Team, token: string): Scenario[] {
       },
     },
   ];
+}
+
+function printCatalog(r: Awaited<ReturnType<typeof runCatalogScenarios>>) {
+  const held = r.holders.toLocaleString('en-US');
+  const line = (what: string, ms: number, status: number) =>
+    log(`  ${what.padEnd(44)} ${(ms / 1000).toFixed(2).padStart(6)} s  HTTP ${status}  target < 2 s: ${ms < 2000 && status < 300 ? 'yes' : 'NO'}`);
+  log('');
+  log(`Catalog changes, each one HTTP call, while list runs beside them (${opts.connections} connections)`);
+  line(`rename a tag held by ${held} contacts`, r.renameMs, r.renameStatus);
+  line(`delete a tag held by ${held} contacts`, r.deleteMs, r.deleteStatus);
+  const l = r.list;
+  log(`  list beside them: ${l.perSecond.toFixed(0)} req/s, p50 ${ms(l.p50)} ms, p99 ${ms(l.p99)} ms, non-2xx ${l.non2xx}, errors ${l.errors}  `
+    + `target p99 < 20 ms: ${l.p99 < 20 && !l.non2xx && !l.errors ? 'yes' : 'NO'}`);
 }
 
 /**
@@ -110,10 +146,13 @@ async function timeStoreList(dbFile: string, team: Team) {
 }
 
 function printResults(results: ScenarioResult[]) {
+  const update = results.find((r) => r.name === 'update')?.perSecond ?? 0;
   const targets: Record<string, [string, (r: ScenarioResult) => boolean]> = {
     list: ['p99 < 10 ms', (r) => r.p99 < 10],
     get: ['p99 < 5 ms', (r) => r.p99 < 5],
     create: ['>= 1000 req/s', (r) => r.perSecond >= 1000],
+    'phone-add': ['>= update req/s', (r) => r.perSecond >= update],
+    'tag-add': ['>= update req/s', (r) => r.perSecond >= update],
   };
   log('');
   log(`HTTP (${opts.connections} connections, ${opts.duration} s each after ${opts.warmup} s of warm-up; server with ${loadConfig().workers} workers)`);
@@ -126,6 +165,7 @@ function printResults(results: ScenarioResult[]) {
     for (const sample of r.samples) log(`    ${r.name} answered: ${sample}`);
   }
   log('list-by-name: a page of all the member\'s contacts sorted by last name (sort_by=last_name), pages 1-20');
+  log('update: PUT first_name on a random contact of the member; phone-add, tag-add: POST a new phone, a tag (of 50 titles)');
   log('list-cold, get-cold: on a server keeping no records (RECORD_CACHE_SIZE=0): every record built for every request,');
   log('  as for contacts no process has served since they last changed');
 }
@@ -144,7 +184,7 @@ async function main() {
       + `database ${(fs.statSync(dbFile).size / 1e6).toFixed(0)} MB`);
 
     const token = personalToken(secretKey, plan(team).member);
-    const [list, get, byName, create] = scenarios(team, token) as [Scenario, Scenario, Scenario, Scenario];
+    const [list, get, byName, update, phoneAdd, tagAdd, create] = scenarios(team, token) as [Scenario, Scenario, Scenario, Scenario, Scenario, Scenario, Scenario];
     const results: ScenarioResult[] = [];
     const runOn = async (settings: NodeJS.ProcessEnv, runs: Scenario[]) => {
       const server = await startServer(dbFile, settings);
@@ -157,9 +197,15 @@ async function main() {
         await server.stop();
       }
     };
-    await runOn({}, [list, get, byName, create]);
+    await runOn({}, [list, get, byName, create, update, phoneAdd, tagAdd]);
     await runOn({ RECORD_CACHE_SIZE: '0' }, [{ ...list, name: 'list-cold' }, { ...get, name: 'get-cold' }]);
     printResults(results);
+
+    const holders = Math.min(TAG_HOLDERS, opts.contacts);
+    const tagStore = await openStore(`sqlite:${dbFile}`);
+    const tagId = await tagContacts(tagStore, team, holders).finally(() => tagStore.close());
+    log(`  running rename and delete of a tag held by ${holders.toLocaleString('en-US')} contacts beside list ...`);
+    printCatalog(await runCatalogScenarios(dbFile, list, personalToken(secretKey, team.vendor), { id: tagId, holders }, opts));
 
     const onStore = await timeStoreList(dbFile, team);
     const httpP50 = results.find((r) => r.name === 'list')!.p50;

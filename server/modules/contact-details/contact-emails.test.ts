@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Member } from '../../db/schema.js';
 import { type Caller, serverWithTeam, type Team, type TestServer } from '../../test/harness.js';
+import { termsOf } from '../contacts/contact-search.repository.js';
 
 let server: TestServer;
 let team: Team;
@@ -22,12 +23,23 @@ const emailsOf = async (id: string) => (await rep.get(`/rest/1/contacts/${id}/em
 const auditOf = async (id: string) => (await rep.get(`/rest/1/contacts/${id}/auditlog`)).body.contact_activities.contact_activities;
 const activitiesOf = async (id: string) => (await rep.get(`/rest/1/contacts/${id}/activities?days=1`)).body.contact_activities.contact_activities;
 
+/** The contact's search terms are exactly those of its names, e-mail addresses and phones now. */
+async function expectSearchTerms(id: string) {
+  const db = server.ctx.store.db;
+  const contact = await db.selectFrom('contacts').selectAll().where('id', '=', Number(id)).executeTakeFirstOrThrow();
+  const emails = (await db.selectFrom('contact_emails').select('email_lc').where('contact_id', '=', contact.id).execute()).map((e) => e.email_lc);
+  const phones = (await db.selectFrom('contact_phones').select('phone_number').where('contact_id', '=', contact.id).execute()).map((p) => p.phone_number);
+  const terms = (await db.selectFrom('contact_search_terms').select('term').where('contact_id', '=', contact.id).execute()).map((t) => t.term);
+  expect(terms.sort()).toEqual(termsOf(contact, emails, phones).sort());
+}
+
 /** The record's primary_email and emails, and the contact row's email column, all name the same primary address. */
 async function expectPrimary(id: string, address: string) {
   const record = await recordOf(id);
   expect(record.primary_email.email_address).toBe(address);
   expect(record.emails.filter((e: any) => e.is_primary).map((e: any) => e.email_address)).toEqual(address ? [address] : []);
   expect((await rowOf(id)).email).toBe(address);
+  await expectSearchTerms(id);
 }
 
 describe('GET and POST /rest/1/contacts/{id}/emails', () => {

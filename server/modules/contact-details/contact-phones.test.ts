@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Member } from '../../db/schema.js';
 import { type Caller, serverWithTeam, type Team, type TestServer } from '../../test/harness.js';
+import { termsOf } from '../contacts/contact-search.repository.js';
 
 let server: TestServer;
 let team: Team;
@@ -20,12 +21,23 @@ const rowOf = (id: string) =>
   server.ctx.store.db.selectFrom('contacts').select(['phone', 'version']).where('id', '=', Number(id)).executeTakeFirstOrThrow();
 const phonesOf = async (id: string) => (await rep.get(`/rest/1/contacts/${id}/phones`)).body.phones.phones;
 
+/** The contact's search terms are exactly those of its names, e-mail addresses and phones now. */
+async function expectSearchTerms(id: string) {
+  const db = server.ctx.store.db;
+  const contact = await db.selectFrom('contacts').selectAll().where('id', '=', Number(id)).executeTakeFirstOrThrow();
+  const emails = (await db.selectFrom('contact_emails').select('email_lc').where('contact_id', '=', contact.id).execute()).map((e) => e.email_lc);
+  const phones = (await db.selectFrom('contact_phones').select('phone_number').where('contact_id', '=', contact.id).execute()).map((p) => p.phone_number);
+  const terms = (await db.selectFrom('contact_search_terms').select('term').where('contact_id', '=', contact.id).execute()).map((t) => t.term);
+  expect(terms.sort()).toEqual(termsOf(contact, emails, phones).sort());
+}
+
 /** The record's primary_phone and phones, and the contact row's phone column, all name the same primary number. */
 async function expectPrimary(id: string, digits: string) {
   const record = await recordOf(id);
   expect(record.primary_phone.raw_phone).toBe(digits);
   expect((record.phones ?? []).filter((p: any) => p.is_primary).map((p: any) => p.phone_number)).toEqual(digits ? [digits] : []);
   expect((await rowOf(id)).phone).toBe(digits);
+  await expectSearchTerms(id);
 }
 
 describe('GET and POST /rest/1/contacts/{id}/phones', () => {

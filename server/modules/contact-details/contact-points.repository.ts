@@ -26,27 +26,22 @@ export const pageOfEmails = (db: Db, contactId: number, page: PageRequest) =>
 export const pageOfPhones = (db: Db, contactId: number, page: PageRequest) =>
   paged(db.selectFrom('contact_phones').where('contact_id', '=', contactId), (q) => q.selectAll().orderBy('is_primary', 'desc').orderBy('id'), page);
 
-export async function insertEmail(tx: Db, contactId: number, address: string): Promise<number> {
-  const row = await tx.insertInto('contact_emails')
+export const insertEmail = (tx: Db, contactId: number, address: string): Promise<EmailRow> =>
+  tx.insertInto('contact_emails')
     .values({ contact_id: contactId, email_address: address, email_lc: address.toLowerCase(), is_primary: 0 })
-    .returning('id').executeTakeFirstOrThrow();
-  return row.id;
-}
+    .returningAll().executeTakeFirstOrThrow();
 
-export async function updateEmail(tx: Db, id: number, address: string): Promise<void> {
-  await tx.updateTable('contact_emails').set({ email_address: address, email_lc: address.toLowerCase() }).where('id', '=', id).execute();
-}
+export const updateEmail = (tx: Db, id: number, address: string): Promise<EmailRow> =>
+  tx.updateTable('contact_emails').set({ email_address: address, email_lc: address.toLowerCase() }).where('id', '=', id)
+    .returningAll().executeTakeFirstOrThrow();
 
 export type PhoneValues = { phone_number: string; type: number; label: string };
 
-export async function insertPhone(tx: Db, contactId: number, values: PhoneValues): Promise<number> {
-  const row = await tx.insertInto('contact_phones').values({ contact_id: contactId, ...values, is_primary: 0 }).returning('id').executeTakeFirstOrThrow();
-  return row.id;
-}
+export const insertPhone = (tx: Db, contactId: number, values: PhoneValues): Promise<PhoneRow> =>
+  tx.insertInto('contact_phones').values({ contact_id: contactId, ...values, is_primary: 0 }).returningAll().executeTakeFirstOrThrow();
 
-export async function updatePhone(tx: Db, id: number, values: PhoneValues): Promise<void> {
-  await tx.updateTable('contact_phones').set(values).where('id', '=', id).execute();
-}
+export const updatePhone = (tx: Db, id: number, values: PhoneValues): Promise<PhoneRow> =>
+  tx.updateTable('contact_phones').set(values).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
 
 /* Both tables share the columns used below (id, contact_id, is_primary); Kysely is told one name to type them. */
 const pointTable = (table: PointTable) => table as 'contact_emails';

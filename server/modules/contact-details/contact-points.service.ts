@@ -33,8 +33,8 @@ export type PointKind<R extends Row & E, E> = {
   /** What the contact row's column holds for its primary entry: the address as entered, the phone's digits. */
   columnValue(row: R): string;
   differs(row: R, entry: E): boolean;
-  insert(tx: Db, contactId: number, entry: E): Promise<number>;
-  update(tx: Db, id: number, entry: E): Promise<void>;
+  insert(tx: Db, contactId: number, entry: E): Promise<R>;
+  update(tx: Db, id: number, entry: E): Promise<R>;
 };
 
 export type PointsResult<R> = { rows: R[]; row?: R };
@@ -50,18 +50,27 @@ export function choosePrimary(rows: Row[], named?: number): number | null {
   return (rows.find((r) => r.is_primary) ?? rows[0])?.id ?? null;
 }
 
-/** Writes the primary flags the rule above gives; answers the rows as they now are, and whether any flag moved. */
-async function settle<R extends Row & E, E>(tx: Db, kind: PointKind<R, E>, contactId: number, named?: number) {
-  const rows = await kind.rows(tx, contactId);
+/**
+ * Writes the primary flags the rule above gives to the contact's rows as the change left them (oldest first; kept in
+ * memory rather than read again); answers them as they now are, and whether any flag moved.
+ */
+async function settle<R extends Row & E, E>(tx: Db, kind: PointKind<R, E>, contactId: number, rows: R[], named?: number) {
   const primaryId = choosePrimary(rows, named);
   const moved = rows.some((r) => !!r.is_primary !== (r.id === primaryId));
   if (moved) await setPrimary(tx, kind.table, contactId, primaryId);
   return { rows: rows.map((r) => ({ ...r, is_primary: r.id === primaryId ? 1 : 0 })), moved };
 }
 
-/** The change as the contact's history and row see it; the contact's column follows the primary entry. */
+const replaced = <R extends Row>(rows: R[], row: R) => rows.map((r) => (r.id === row.id ? { ...row, is_primary: r.is_primary } : r));
+
+type Outcome = { audit: AuditEntry[]; text?: string; id?: number; addedKey?: string };
+
+/**
+ * The change as the contact's history and row see it; the contact's column follows the primary entry. An entry only
+ * added (`addedKey`) adds its search term; anything else has the contact's terms written again.
+ */
 function finish<R extends Row & E, E>(
-  kind: PointKind<R, E>, contact: Contact, settled: { rows: R[]; moved: boolean }, audit: AuditEntry[], text?: string, id?: number,
+  kind: PointKind<R, E>, contact: Contact, settled: { rows: R[]; moved: boolean }, { audit, text, id, addedKey }: Outcome,
 ): DetailChange<PointsResult<R>> {
   const column = kind.dataTypes.primary;
   const primary = settled.rows.find((r) => r.is_primary);
@@ -70,9 +79,11 @@ function finish<R extends Row & E, E>(
     audit.push({ action: 'update', dataType: column, old: contact[column], new: value });
   }
   const rows = [...settled.rows].sort((a, b) => b.is_primary - a.is_primary || a.id - b.id);
+  const search = addedKey === undefined ? { searchChanged: true }
+    : { searchAdded: column === 'email' ? { emails: [addedKey], phones: [] } : { emails: [], phones: [addedKey] } };
   return {
     result: { rows, row: rows.find((r) => r.id === id) }, audit, activity: kind.activity, text: text ?? activityText(kind, audit[0]),
-    columns: { [column]: value }, searchChanged: true,
+    columns: { [column]: value }, ...search,
   };
 }
 
@@ -108,15 +119,21 @@ export async function getPoint<R extends Row & E, E>(ctx: Context, auth: AuthCon
 /** Adds an entry; one the contact already has (same key) is changed instead, so a retried request adds nothing. */
 export function addPoint<R extends Row & E, E>(ctx: Context, auth: AuthContext, kind: PointKind<R, E>, contactId: number, entry: E, primary: boolean) {
   return changeContactDetails(ctx, auth, contactId, async (tx, contact) => {
-    const same = (await kind.rows(tx, contact.id)).find((r) => kind.keyOf(r) === kind.keyOf(entry));
+    let rows = await kind.rows(tx, contact.id);
+    const same = rows.find((r) => kind.keyOf(r) === kind.keyOf(entry));
     const audit: AuditEntry[] = [];
     if (same && kind.differs(same, entry)) {
-      await kind.update(tx, same.id, entry);
+      rows = replaced(rows, await kind.update(tx, same.id, entry));
       audit.push(entryAudit(kind.dataTypes.changed, kind.describe(same), kind.describe(entry)));
     }
-    const id = same?.id ?? (await kind.insert(tx, contact.id, entry));
-    if (!same) audit.push(entryAudit(kind.dataTypes.added, '', kind.describe(entry)));
-    return finish(kind, contact, await settle(tx, kind, contact.id, primary ? id : undefined), audit, undefined, id);
+    const added = same ? undefined : await kind.insert(tx, contact.id, entry);
+    if (added) {
+      rows = [...rows, added];
+      audit.push(entryAudit(kind.dataTypes.added, '', kind.describe(entry)));
+    }
+    const id = (same ?? added)!.id;
+    const settled = await settle(tx, kind, contact.id, rows, primary ? id : undefined);
+    return finish(kind, contact, settled, { audit, id, addedKey: same ? undefined : kind.keyOf(entry) });
   });
 }
 
@@ -138,20 +155,25 @@ export function replacePoints<R extends Row & E, E>(
     const gone = before.filter((r) => !wanted.has(kind.keyOf(r)));
     await deletePoints(tx, kind.table, gone.map((r) => r.id));
     const audit = gone.map((r) => entryAudit(kind.dataTypes.removed, kind.describe(r), ''));
+    let rows = before.filter((r) => !gone.includes(r));
     const ids = new Map<string, number>();
     for (const [key, entry] of wanted) {
       const kept = before.find((r) => kind.keyOf(r) === key);
       if (kept && kind.differs(kept, entry)) {
-        await kind.update(tx, kept.id, entry);
+        rows = replaced(rows, await kind.update(tx, kept.id, entry));
         audit.push(entryAudit(kind.dataTypes.changed, kind.describe(kept), kind.describe(entry)));
       }
-      if (!kept) audit.push(entryAudit(kind.dataTypes.added, '', kind.describe(entry)));
-      ids.set(key, kept?.id ?? (await kind.insert(tx, contact.id, entry)));
+      const added = kept ? undefined : await kind.insert(tx, contact.id, entry);
+      if (added) {
+        rows.push(added);
+        audit.push(entryAudit(kind.dataTypes.added, '', kind.describe(entry)));
+      }
+      ids.set(key, (kept ?? added)!.id);
     }
     const marked = [...wanted].find(([, e]) => e.is_primary)?.[0];
     const primaryKept = before.some((r) => r.is_primary && wanted.has(kind.keyOf(r)));
     const named = marked !== undefined ? ids.get(marked) : primaryKept ? undefined : ids.get([...wanted.keys()][0] ?? '');
-    return finish(kind, contact, await settle(tx, kind, contact.id, named), audit, `${capitalised(kind.noun)}s replaced`);
+    return finish(kind, contact, await settle(tx, kind, contact.id, rows, named), { audit, text: `${capitalised(kind.noun)}s replaced` });
   });
 }
 
@@ -163,26 +185,28 @@ export function changePoint<R extends Row & E, E>(
   ctx: Context, auth: AuthContext, kind: PointKind<R, E>, contactId: number, id: number, entryFor: (row: R) => E, primary: boolean | undefined,
 ) {
   return changeContactDetails(ctx, auth, contactId, async (tx, contact) => {
-    const before = await kind.rows(tx, contact.id);
-    const row = await pointOf(tx, kind, contactId, id, before);
+    let rows = await kind.rows(tx, contact.id);
+    const row = await pointOf(tx, kind, contactId, id, rows);
     const entry = entryFor(row);
-    const clash = before.find((r) => r.id !== row.id && kind.keyOf(r) === kind.keyOf(entry));
+    const clash = rows.find((r) => r.id !== row.id && kind.keyOf(r) === kind.keyOf(entry));
     if (clash) throw conflict(`Contact ${contactId} already has the ${kind.noun} ${kind.describe(entry)} (id ${clash.id}).`);
     const audit: AuditEntry[] = [];
     if (kind.differs(row, entry)) {
-      await kind.update(tx, row.id, entry);
+      rows = replaced(rows, await kind.update(tx, row.id, entry));
       audit.push(entryAudit(kind.dataTypes.changed, kind.describe(row), kind.describe(entry)));
     }
-    const named = primary ? row.id : primary === false && row.is_primary ? before.find((r) => r.id !== row.id)?.id : undefined;
-    return finish(kind, contact, await settle(tx, kind, contact.id, named), audit, undefined, row.id);
+    const named = primary ? row.id : primary === false && row.is_primary ? rows.find((r) => r.id !== row.id)?.id : undefined;
+    return finish(kind, contact, await settle(tx, kind, contact.id, rows, named), { audit, id: row.id });
   });
 }
 
 /** Removes one entry; when it was the primary one, the oldest remaining entry becomes primary. */
 export function deletePoint<R extends Row & E, E>(ctx: Context, auth: AuthContext, kind: PointKind<R, E>, contactId: number, id: number) {
   return changeContactDetails(ctx, auth, contactId, async (tx, contact) => {
-    const row = await pointOf(tx, kind, contactId, id);
+    const rows = await kind.rows(tx, contact.id);
+    const row = await pointOf(tx, kind, contactId, id, rows);
     await deletePoints(tx, kind.table, [row.id]);
-    return finish(kind, contact, await settle(tx, kind, contact.id), [entryAudit(kind.dataTypes.removed, kind.describe(row), '')]);
+    const rest = rows.filter((r) => r.id !== row.id);
+    return finish(kind, contact, await settle(tx, kind, contact.id, rest), { audit: [entryAudit(kind.dataTypes.removed, kind.describe(row), '')] });
   });
 }

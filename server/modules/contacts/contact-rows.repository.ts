@@ -47,6 +47,8 @@ export type RowUpdate = {
   detailKinds?: number;
   /** Its names, e-mails or phones changed in their own tables: search terms follow. */
   searchChanged?: boolean;
+  /** Only e-mail addresses or phone numbers added: the search terms gain theirs, which is cheaper than reindexing. */
+  searchAdded?: { emails: string[]; phones: string[] };
 };
 
 const SEARCHED_COLUMNS = ['first_name', 'last_name', 'email', 'phone'] as const;
@@ -63,6 +65,7 @@ export async function updateContactRow(tx: Db, before: Contact, update: RowUpdat
     .where('id', '=', before.id).returningAll().executeTakeFirstOrThrow();
   if (COUNTED_COLUMNS.some((c) => before[c] !== updated[c])) await adjustCounts(tx, [before], [updated]);
   if (update.searchChanged || SEARCHED_COLUMNS.some((c) => before[c] !== updated[c])) await reindexSearch(tx, updated);
+  else if (update.searchAdded) await insertSearchTerms(tx, updated, update.searchAdded.emails, update.searchAdded.phones);
   return updated;
 }
 
