@@ -24,7 +24,7 @@ export async function runCatalogScenarios(
 ): Promise<CatalogResult> {
   const server = await startServer(dbFile);
   try {
-    const listed = runScenario(server.url, { ...list, name: 'list (beside)' }, opts);
+    const listed = runScenario(server, { ...list, name: 'list (beside)' }, opts);
     // Two seconds into the measured run (the warm-up runs first), then two seconds apart.
     await sleep((opts.warmup + 2) * 1000);
     const rename = await timedCall(`${server.url}/rest/1/tags/${tag.id}`, vendorToken, 'PUT', { title: 'Bench tag renamed' });

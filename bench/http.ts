@@ -2,7 +2,8 @@
  * The HTTP half of the benchmark: the real server in its own process (as operators run it) and autocannon
  * scenarios against it, with latencies kept at sub-millisecond precision.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,13 +11,31 @@ import autocannon, { type Request } from 'autocannon';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-export type RunningServer = { url: string; stop(): Promise<void> };
+export type RunningServer = {
+  url: string;
+  stop(): Promise<void>;
+  /** CPU time the server's processes (the primary and its workers) have used so far, in ms; NaN where /proc is missing. */
+  cpuMs(): number;
+};
 
 export type Scenario = { name: string; token: string; method?: 'GET' | 'POST' | 'PUT'; next: () => { path: string; body?: string } };
 
 export type ScenarioResult = {
   name: string; requests: number; perSecond: number; p50: number; p99: number; non2xx: number; errors: number; samples: string[];
+  /** Server CPU per request, in microseconds: steadier than req/s on a machine whose other load comes and goes. */
+  cpuPerRequest: number;
 };
+
+/* utime and stime (fields 14 and 15 of /proc/<pid>/stat) of a process and its children, in ms (clock ticks of 10 ms). */
+function cpuOfTree(pid: number): number {
+  try {
+    const children = execFileSync('pgrep', ['-P', String(pid)]).toString().split('\n').filter(Boolean).map(Number);
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10 + children.reduce((sum, child) => sum + cpuOfTree(child), 0);
+  } catch {
+    return fs.existsSync(`/proc/${pid}`) ? NaN : 0;
+  }
+}
 
 async function freePort(): Promise<number> {
   const server = net.createServer().listen(0, '127.0.0.1');
@@ -39,6 +58,7 @@ export async function startServer(dbFile: string, settings: NodeJS.ProcessEnv = 
   await waitForHealth(url, child, 30_000);
   return {
     url,
+    cpuMs: () => cpuOfTree(child.pid!),
     stop: async () => {
       if (child.exitCode === null) child.kill('SIGTERM');
       await exited;
@@ -71,9 +91,11 @@ export function percentile(sorted: number[], p: number): number {
  * fills), then `duration` seconds measured.
  */
 export async function runScenario(
-  url: string, scenario: Scenario, options: { duration: number; connections: number; warmup: number },
+  server: Pick<RunningServer, 'url' | 'cpuMs'>, scenario: Scenario, options: { duration: number; connections: number; warmup: number },
 ): Promise<ScenarioResult> {
-  if (options.warmup > 0) await runScenario(url, scenario, { ...options, duration: options.warmup, warmup: 0 });
+  if (options.warmup > 0) await runScenario(server, scenario, { ...options, duration: options.warmup, warmup: 0 });
+  const { url } = server;
+  const cpuBefore = server.cpuMs();
   const latencies: number[] = [];
   const samples: string[] = [];
   const request: Request = {
@@ -88,6 +110,7 @@ export async function runScenario(
   // autocannon's own histogram rounds to whole milliseconds; the 'response' event carries the exact duration.
   instance.on('response', (_client, _status, _bytes, ms) => latencies.push(ms));
   const result = await instance;
+  const cpu = server.cpuMs() - cpuBefore;
   latencies.sort((a, b) => a - b);
   return {
     name: scenario.name,
@@ -98,5 +121,6 @@ export async function runScenario(
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
     samples,
+    cpuPerRequest: (cpu * 1000) / Math.max(1, result.requests.total),
   };
 }

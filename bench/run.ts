@@ -156,16 +156,18 @@ function printResults(results: ScenarioResult[]) {
   };
   log('');
   log(`HTTP (${opts.connections} connections, ${opts.duration} s each after ${opts.warmup} s of warm-up; server with ${loadConfig().workers} workers)`);
-  log('scenario       requests    req/s   p50 ms   p99 ms  non-2xx  errors  target           met');
+  log('scenario       requests    req/s   p50 ms   p99 ms  cpu us/req  non-2xx  errors  target           met');
   for (const r of results) {
     const [target, met] = targets[r.name] ?? ['', () => true];
     const ok = met(r) && r.non2xx === 0 && r.errors === 0;
     log(`${r.name.padEnd(12)} ${String(r.requests).padStart(10)} ${r.perSecond.toFixed(0).padStart(8)} ${ms(r.p50).padStart(8)} ${ms(r.p99).padStart(8)} `
+      + `${r.cpuPerRequest.toFixed(0).padStart(11)} `
       + `${String(r.non2xx).padStart(8)} ${String(r.errors).padStart(7)}  ${target.padEnd(15)}  ${ok ? (target ? 'yes' : '') : 'NO'}`);
     for (const sample of r.samples) log(`    ${r.name} answered: ${sample}`);
   }
   log('list-by-name: a page of all the member\'s contacts sorted by last name (sort_by=last_name), pages 1-20');
   log('update: PUT first_name on a random contact of the member; phone-add, tag-add: POST a new phone, a tag (of 50 titles)');
+  log('cpu us/req: CPU time of the server\'s processes per request (req/s here moves with the machine\'s other load)');
   log('list-cold, get-cold: on a server keeping no records (RECORD_CACHE_SIZE=0): every record built for every request,');
   log('  as for contacts no process has served since they last changed');
 }
@@ -191,7 +193,7 @@ async function main() {
       try {
         for (const scenario of runs) {
           log(`  running ${scenario.name} ...`);
-          results.push(await runScenario(server.url, scenario, opts));
+          results.push(await runScenario(server, scenario, opts));
         }
       } finally {
         await server.stop();
