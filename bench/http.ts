@@ -28,12 +28,20 @@ export type ScenarioResult = {
 
 /* utime and stime (fields 14 and 15 of /proc/<pid>/stat) of a process and its children, in ms (clock ticks of 10 ms). */
 function cpuOfTree(pid: number): number {
+  let fields: string[];
   try {
-    const children = execFileSync('pgrep', ['-P', String(pid)]).toString().split('\n').filter(Boolean).map(Number);
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10 + children.reduce((sum, child) => sum + cpuOfTree(child), 0);
+    fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   } catch {
-    return fs.existsSync(`/proc/${pid}`) ? NaN : 0;
+    return fs.existsSync('/proc/self/stat') ? 0 : NaN;
+  }
+  return (Number(fields[11]) + Number(fields[12])) * 10 + childrenOf(pid).reduce((sum, child) => sum + cpuOfTree(child), 0);
+}
+
+function childrenOf(pid: number): number[] {
+  try {
+    return execFileSync('pgrep', ['-P', String(pid)]).toString().split('\n').filter(Boolean).map(Number);
+  } catch {
+    return []; // pgrep exits 1 when there are none
   }
 }
 
