@@ -13,8 +13,10 @@ import { contactPointsRouter } from './modules/contact-details/contact-points.ro
 import { contactTagsRouter } from './modules/contact-details/contact-tags.router.js';
 import { contactsRouter } from './modules/contacts/contacts.router.js';
 import { customFieldsRouter } from './modules/custom-fields/custom-fields.router.js';
-  // Settings before sessions: /dialsession/settings is not a session id.
-  rest.use(dialSettingsRouter(ctx), dialSessionsRouter(ctx), dialLibraryRouter(ctx));
+import { dialLibraryRouter } from './modules/dial-library/dial-library.router.js';
+import { dialSessionsRouter } from './modules/dial-sessions/dial-sessions.router.js';
+import { ssoRouter } from './modules/dial-sessions/sso.router.js';
+import { dialSettingsRouter } from './modules/dial-settings/dial-settings.router.js';
 import { foldersRouter } from './modules/folders/folders.router.js';
 import { membersRouter } from './modules/members/members.router.js';
 import { tranquilityRouter } from './modules/system/system.router.js';
