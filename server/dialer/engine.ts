@@ -168,7 +168,8 @@ const OUTCOMES: Record<'busy' | 'no_answer' | 'failed', [AutoDisposition, CallSt
 
 function carrier(state: SessionState, event: CarrierEvent, s: Settings): Step {
   const { position, phase } = state;
-  if (event.kind === 'ringing') return phase === 'ringing' ? { state, effects: [publish(state, 'Ringing')] } : ignore(state);
+  // Dialing already showed Ringing.
+  if (event.kind === 'ringing') return ignore(state);
   if (event.kind === 'answered') {
     if (phase !== 'ringing') return ignore(state);
     const next: Phase = event.by === 'person' ? 'connected' : 'machine';

@@ -8,6 +8,8 @@ export type Receiver = {
   received: Received[];
   /** The next n requests are answered with `status` (500 unless given; a 3xx comes with a Location). */
   failNext(n: number, status?: number): void;
+  /** Forgets the failures and hangs still queued: every request from now on is answered 200. */
+  answerAll(): void;
   /** The next n requests get no answer at all, until close(). */
   hangNext(n: number): void;
   /** Resolves with everything received once `count` requests have arrived; rejects after timeoutMs saying how many did. */
@@ -62,6 +64,7 @@ export async function startReceiver(): Promise<Receiver> {
     received,
     failNext: (n, status = 500) => answers.push(...Array.from({ length: n }, () => ({ status }))),
     hangNext: (n) => answers.push(...Array.from({ length: n }, () => 'hang' as const)),
+    answerAll: () => void answers.splice(0),
     waitFor,
     async close() {
       // Hanging requests and idle keep-alive sockets would otherwise hold close() open.
