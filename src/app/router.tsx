@@ -20,6 +20,7 @@ export function createAppRouter() {
       children: [
         { index: true, element: <Navigate to="/contacts" replace /> },
         { path: 'contacts', lazy: async () => ({ Component: (await import('./routes/contacts')).ContactsRoute }) },
+        { path: 'dialer/:id', lazy: async () => ({ Component: (await import('./routes/dialer')).DialerRoute }) },
         { path: '*', element: <NotFoundRoute /> },
       ],
     },

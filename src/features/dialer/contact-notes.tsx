@@ -1,0 +1,65 @@
+import { useId, useState, type FormEvent } from 'react';
+import type { ContactRecord } from '../../../server/contracts/contact-records';
+import { Button } from '../../components/ui/button';
+import { TextareaField } from '../../components/ui/field';
+import { errorMessage } from '../../lib/api-client';
+
+/** notes.notes is the history newest first, one entry per paragraph ("YYYY-MM-DD HH:MM:SS - Author: text"). */
+function entriesOf(contact: ContactRecord): string[] {
+  return (contact.notes?.notes ?? '').split(/\n\s*\n/).map((e) => e.trim()).filter(Boolean);
+}
+
+type Props = { contact: ContactRecord; onAdd: (note: string, done: () => void) => void; pending: boolean; error: unknown };
+
+/** A note typed during the call goes on the contact's history and on the call (the dialer's note action). */
+export function ContactNotes({ contact, onAdd, pending, error }: Props) {
+  const [text, setText] = useState('');
+  const historyId = useId();
+  const entries = entriesOf(contact);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const note = text.trim();
+    if (note) onAdd(note, () => setText(''));
+  };
+
+  return (
+    <div className="space-y-3 border-t border-zinc-100 pt-4">
+      <form onSubmit={submit} className="space-y-2" aria-label="Add a note">
+        <TextareaField
+          label="Note"
+          value={text}
+          maxLength={20000}
+          rows={3}
+          onChange={(e) => setText(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) submit(e);
+          }}
+          hint="Ctrl+Enter adds the note."
+          error={error ? errorMessage(error) : undefined}
+        />
+        <div className="flex justify-end">
+          <Button size="sm" type="submit" disabled={!text.trim()} busy={pending}>
+            Add note
+          </Button>
+        </div>
+      </form>
+      <div>
+        <h3 id={historyId} className="mb-1.5 text-sm font-semibold text-zinc-900">
+          Notes history
+        </h3>
+        {entries.length ? (
+          <ul aria-labelledby={historyId} className="max-h-64 space-y-2 overflow-y-auto text-sm">
+            {entries.map((entry, i) => (
+              <li key={`${i}:${entry.slice(0, 40)}`} className="rounded-md bg-zinc-50 px-3 py-2 whitespace-pre-wrap text-zinc-800">
+                {entry}
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p className="text-sm text-zinc-500">No notes yet.</p>
+        )}
+      </div>
+    </div>
+  );
+}
