@@ -16,11 +16,13 @@ import { ContactFormDialog, type ContactEditorTarget } from '../../features/cont
 import { contactDisplayName } from '../../features/contacts/contact-name';
 import { ContactsGrid } from '../../features/contacts/contacts-grid';
 import { ContactsToolbar } from '../../features/contacts/contacts-toolbar';
+import { LaunchDialog, type DialLaunch } from '../../features/dialer/launch-dialog';
 import { DeleteConfirmation, doneMessage, type DeleteRequest } from '../../features/contacts/delete-confirmation';
 import { Pagination } from '../../features/contacts/pagination';
 import { defaultOrderFor, useContactListParams } from '../../features/contacts/use-contact-list-params';
 import { FolderPanel } from '../../features/folders/folder-panel';
 import { errorMessage } from '../../lib/api-client';
+import { formatCount } from '../../lib/format';
 
 const EMPTY: ContactRecord[] = [];
 const VISIBILITY_KEY = 'ringbook.contacts.columns';
@@ -48,6 +50,7 @@ export function ContactsRoute() {
   const [columnVisibility, setColumnVisibility] = useState<VisibilityState>(loadVisibility);
   const [editor, setEditor] = useState<ContactEditorTarget | null>(null);
   const [deleteRequest, setDeleteRequest] = useState<DeleteRequest | null>(null);
+  const [dialLaunch, setDialLaunch] = useState<DialLaunch | null>(null);
 
   useEffect(() => {
     try {
@@ -124,6 +127,17 @@ export function ContactsRoute() {
     .filter(Boolean)
     .join(', ');
 
+  /* Selected rows are dialed in the grid's order; "Dial all" dials what the grid's filters match. */
+  const dialSelected = () => {
+    const ids = (page?.contacts ?? []).map((c) => c.contact_user_id).filter((id) => rowSelection[id]);
+    setDialLaunch({ target: { kind: 'selected', ids }, summary: formatCount(ids.length, 'selected contact', 'selected contacts') });
+  };
+  const dialAll = () => {
+    const { category_id, tag_id, search } = params;
+    const summary = `${page ? formatCount(page.total_results, 'contact', 'contacts') : 'Contacts'} ${activeFolder ? `in ${activeFolder.name}` : ''} ${filterSummary}`;
+    setDialLaunch({ target: { kind: 'filter', filter: { category_id, tag_id, search } }, summary: summary.replace(/\s+/g, ' ').trim() });
+  };
+
   const loading = list.isPending;
   const showError = list.isError && !page;
   const isEmpty = !loading && !showError && page !== undefined && page.contacts.length === 0;
@@ -160,9 +174,15 @@ export function ContactsRoute() {
           </div>
         </div>
 
-        <ContactsToolbar table={table} params={params} update={update} onNewContact={() => setEditor({ kind: 'new' })} />
+        <ContactsToolbar
+          table={table}
+          params={params}
+          update={update}
+          onNewContact={() => setEditor({ kind: 'new' })}
+          onDialAll={page && page.total_results > 0 ? dialAll : undefined}
+        />
 
-        <BulkActions count={selectedIds.length} onAction={askDelete} onClear={() => setRowSelection({})} />
+        <BulkActions count={selectedIds.length} onAction={askDelete} onClear={() => setRowSelection({})} onDial={dialSelected} />
 
         <section aria-label="Contacts" aria-busy={loading || list.isPlaceholderData} className="overflow-hidden rounded-lg border border-zinc-200 bg-white shadow-sm">
           {showError ? (
@@ -237,6 +257,7 @@ export function ContactsRoute() {
         onTrash={(contact) => setDeleteRequest({ ids: [contact.contact_user_id], mode: 'trash', name: contactDisplayName(contact) })}
       />
       <DeleteConfirmation request={deleteRequest} onCancel={() => setDeleteRequest(null)} onDone={onDeleted} />
+      <LaunchDialog launch={dialLaunch} onClose={() => setDialLaunch(null)} />
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useLocation, useNavigate, useSearchParams } from 'react-router';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { Spinner } from '../../components/ui/spinner';
 import { SignInForm } from '../../features/auth/sign-in-form';
 import { useSession } from '../../features/auth/use-session';
@@ -12,15 +12,23 @@ export function SignInRoute() {
   const navigate = useNavigate();
   const next = safeRedirect(params.get('next'));
   const sessionEnded = (location.state as { sessionEnded?: boolean } | null)?.sessionEnded === true;
+  /* A dial session's one-time link (redirect_url) that was used already or is too old lands here. */
+  const linkExpired = params.get('link') === 'expired';
+  const notice = linkExpired
+    ? 'This dialer link has expired or was already used. Sign in to continue, then start the dial session again.'
+    : sessionEnded
+      ? 'Your session ended. Please sign in again.'
+      : undefined;
 
   useEffect(() => {
     document.title = 'Sign in · Ringbook';
   }, []);
 
-  /* Already signed in (another tab, or back button): go on to where the user was heading. */
+  /* Already signed in (another tab, or back button): go on to where the user was heading, unless a spent dialer link
+     brought them here, which they must be told about first. */
   useEffect(() => {
-    if (member) navigate(next, { replace: true });
-  }, [member, next, navigate]);
+    if (member && !linkExpired) navigate(next, { replace: true });
+  }, [member, linkExpired, next, navigate]);
 
   return (
     <main className="flex min-h-dvh items-center justify-center bg-zinc-50 px-4 py-12">
@@ -36,10 +44,14 @@ export function SignInRoute() {
               <Spinner label="Checking your session…" />
             </div>
           ) : (
-            <SignInForm
-              onSignedIn={() => navigate(next, { replace: true })}
-              notice={sessionEnded ? 'Your session ended. Please sign in again.' : undefined}
-            />
+            <>
+              {member && linkExpired && (
+                <Link to={next} replace className="mb-4 block text-center text-sm font-medium text-indigo-700 hover:underline">
+                  You are signed in: continue to Ringbook
+                </Link>
+              )}
+              <SignInForm onSignedIn={() => navigate(next, { replace: true })} notice={notice} />
+            </>
           )}
         </div>
       </div>

@@ -1,8 +1,8 @@
 import { Button } from '../../components/ui/button';
 import type { DeleteMode } from '../../api/contacts';
 
-/** Shown while rows are selected: trash or delete them (each asks for confirmation first). */
-export function BulkActions({ count, onAction, onClear }: { count: number; onAction: (mode: DeleteMode) => void; onClear: () => void }) {
+/** Shown while rows are selected: dial them, or trash or delete them (each asks for confirmation first). */
+export function BulkActions({ count, onAction, onClear, onDial }: { count: number; onAction: (mode: DeleteMode) => void; onClear: () => void; onDial: () => void }) {
   if (count === 0) return null;
   return (
     <div
@@ -14,6 +14,9 @@ export function BulkActions({ count, onAction, onClear }: { count: number; onAct
       <div className="ml-auto flex flex-wrap items-center gap-2">
         <Button size="sm" variant="ghost" onClick={onClear}>
           Clear selection
+        </Button>
+        <Button size="sm" variant="primary" onClick={onDial}>
+          Dial
         </Button>
         <Button size="sm" onClick={() => onAction('trash')}>
           Move to trash

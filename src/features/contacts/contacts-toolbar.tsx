@@ -14,6 +14,8 @@ type Props = {
   params: ContactListParams;
   update: (changes: Record<string, string | number | null | undefined>, options?: { replace?: boolean }) => void;
   onNewContact: () => void;
+  /** Dials every contact of the current folder, search and tag (absent while the list is empty). */
+  onDialAll?: (() => void) | undefined;
 };
 
 function SearchBox({ value, onChange }: { value: string; onChange: (value: string) => void }) {
@@ -54,7 +56,7 @@ function SearchBox({ value, onChange }: { value: string; onChange: (value: strin
   );
 }
 
-export function ContactsToolbar({ table, params, update, onNewContact }: Props) {
+export function ContactsToolbar({ table, params, update, onNewContact, onDialAll }: Props) {
   const tags = useQuery(tagsQueryOptions());
   const tagOptions = [{ value: '', label: 'All tags' }, ...(tags.data ?? []).map((t) => ({ value: String(t.id), label: t.title }))];
   if (params.tag_id && !tagOptions.some((o) => o.value === params.tag_id)) {
@@ -74,6 +76,9 @@ export function ContactsToolbar({ table, params, update, onNewContact }: Props) 
       />
       <div className="ml-auto flex items-center gap-2">
         <ColumnsMenu table={table} />
+        <Button onClick={onDialAll} disabled={!onDialAll}>
+          Dial all
+        </Button>
         <Button variant="primary" onClick={onNewContact}>
           <svg viewBox="0 0 20 20" fill="currentColor" className="size-4" aria-hidden="true">
             <path d="M10.75 4.75a.75.75 0 0 0-1.5 0v4.5h-4.5a.75.75 0 0 0 0 1.5h4.5v4.5a.75.75 0 0 0 1.5 0v-4.5h4.5a.75.75 0 0 0 0-1.5h-4.5v-4.5Z" />
