@@ -30,6 +30,18 @@ export default defineConfig({
     reuseExistingServer: false,
     timeout: 120_000,
     stdout: 'pipe',
-    env: { PORT: String(PORT), HOST: '127.0.0.1', DATABASE_URL: 'sqlite:.tmp/e2e/ringbook.db', DEMO_DATA: '1', LOG_LEVEL: 'warn' },
+    env: {
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: `http://127.0.0.1:${PORT}`,
+      DATABASE_URL: 'sqlite:.tmp/e2e/ringbook.db',
+      DEMO_DATA: '1',
+      LOG_LEVEL: 'warn',
+      // The dialer's journeys: calls 20 times faster, callbacks to the test's own receiver, and a weekday afternoon
+      // in every US zone (Guam is then outside calling hours), whatever the real hour.
+      CARRIER_TIME_SCALE: '0.05',
+      CALLBACK_ALLOWED_HOSTS: '127.0.0.1',
+      CLOCK_START: '2026-11-23T18:00:00Z',
+    },
   },
 });
