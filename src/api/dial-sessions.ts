@@ -39,6 +39,8 @@ export type LiveSnapshot = {
   dispositions: DispositionOption[];
   voicemails: VoicemailOption[];
   last_event_id: number;
+  /** The server's clock when it answered; it may run from a configured start, so timers measure against it. */
+  now: string;
 };
 
 export type DialEvent =

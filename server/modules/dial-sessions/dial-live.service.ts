@@ -4,6 +4,7 @@ import { phoneDigits } from '../../contracts/contacts.js';
 import type { DialAction } from '../../contracts/dial-sessions.js';
 import type { DialSession } from '../../db/schema.js';
 import type { CallState, Input, Phase } from '../../dialer/engine.js';
+import { now } from '../../lib/time.js';
 import { badRequest, Codes, forbidden } from '../../lib/errors.js';
 import { listVoicemails } from '../dial-library/dial-library.repository.js';
 import { contactRecord } from '../contacts/contacts.service.js';
@@ -57,6 +58,8 @@ export async function snapshot(ctx: Context, auth: AuthContext, session: DialSes
     })),
     voicemails: voicemails.map((v) => ({ recording_id: String(v.id), name: v.name, seconds: Math.round(v.duration_ms / 1000) })),
     last_event_id: lastEvent,
+    /* The server's clock (it may run from CLOCK_START), so the screen's timers measure from the call's own times. */
+    now: now(),
   };
 }
 

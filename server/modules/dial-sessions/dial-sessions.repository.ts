@@ -66,6 +66,10 @@ export async function updateQueueEntry(tx: Db, sessionId: number, position: numb
   await tx.updateTable('dial_session_contacts').set(changes).where('session_id', '=', sessionId).where('position', '=', position).execute();
 }
 
+export async function releaseCurrent(tx: Db, sessionId: number) {
+  await tx.updateTable('dial_session_contacts').set({ status: 'pending' }).where('session_id', '=', sessionId).where('status', '=', 'current').execute();
+}
+
 /** Whether the contact was called earlier in this session (it then gets no skip result). */
 export async function dialedBefore(db: Db, sessionId: number, contactId: number, position: number): Promise<boolean> {
   const row = await db.selectFrom('calls').select('id').where('session_id', '=', sessionId).where('contact_id', '=', contactId)

@@ -167,6 +167,8 @@ async function apply(run: Run, effect: Exclude<Effect, { type: 'load' }>): Promi
       return enqueue(run, 'api_calldone', callDoneBody(session, { kind: 'call', call, notes: JSON.parse(call.notes) as string[] }, parties));
     }
     case 'ended':
+      // A contact shown but never called goes back to waiting, so the queue does not show it as current.
+      await repo.releaseCurrent(tx, session.id);
       return event(run, 'ended', { at });
     case 'publish':
       return event(run, 'state', { position: effect.position, call_state: effect.callState });

@@ -81,15 +81,18 @@ export function useDialer(id: string) {
     }
   };
 
+  // Timers count against the server's clock, which tests and demos may start elsewhere than the wall clock.
+  const serverNow = snapshot?.now;
+  useEffect(() => {
+    const at = parseApiDate(serverNow ?? null);
+    if (at) setSkewMs(at.getTime() - Date.now());
+  }, [serverNow]);
+
   useDialEvents(
     id,
     snapshot?.last_event_id,
     (event) => {
       if (event.type === 'state') setLatest({ id: event.id, ...event.data });
-      if (event.type === 'call') {
-        const started = parseApiDate(event.data.started_at);
-        if (started) setSkewMs(started.getTime() - Date.now());
-      }
       void refreshSnapshot();
     },
     setStream,
