@@ -8,6 +8,7 @@ import type { Context } from './context.js';
 import { ping } from './db/database.js';
 import { notFound } from './lib/errors.js';
 import { notFoundRoute, parseBodies, renderErrors, requestLogging, stripTrailingSlash } from './lib/http.js';
+import { bulkJobsRouter } from './modules/bulk-jobs/bulk-jobs.router.js';
 import { contactCustomFieldsRouter } from './modules/contact-details/contact-custom-fields.router.js';
 import { contactPointsRouter } from './modules/contact-details/contact-points.router.js';
 import { contactTagsRouter } from './modules/contact-details/contact-tags.router.js';
@@ -48,7 +49,7 @@ export function createApp(ctx: Context, options: AppOptions = {}): Express {
   rest.use(tranquilityRouter());
   rest.use(authenticate(ctx));
   rest.use(membersRouter(ctx), contactsRouter(ctx), foldersRouter(ctx), tagsRouter(ctx), customFieldsRouter(ctx));
-  rest.use(contactPointsRouter(ctx), contactTagsRouter(ctx), contactCustomFieldsRouter(ctx));
+  rest.use(contactPointsRouter(ctx), contactTagsRouter(ctx), contactCustomFieldsRouter(ctx), bulkJobsRouter(ctx));
   // Settings before sessions: /dialsession/settings is not a session id.
   rest.use(dialSettingsRouter(ctx), dialSessionsRouter(ctx), dialLibraryRouter(ctx));
   rest.use(notFoundRoute);

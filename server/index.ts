@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { createApp } from './app.js';
 import { createHttpServer } from './lib/http-server.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
-import { createContext } from './context.js';
+import { createContext, startBackground, stopBackground } from './context.js';
 import { isEmpty, openStore, sqlitePath } from './db/database.js';
 import { loadSecretKey } from './auth/secret-key.js';
 import { setClock } from './lib/clock.js';
@@ -71,7 +71,7 @@ async function serve(config: Config, logger: Logger): Promise<number> {
   const port = (server.address() as AddressInfo).port;
   logger.info({ port }, 'listening');
 
-  ctx.dialer.start();
+  startBackground(ctx);
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;
@@ -80,7 +80,7 @@ async function serve(config: Config, logger: Logger): Promise<number> {
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
     // Dialer event streams end now, so that closing the server waits only for requests in flight.
-    void Promise.all([closed, ctx.dialer.stop()])
+    void Promise.all([closed, stopBackground(ctx)])
       .then(() => store.close())
       .then(() => logger.info('store closed; bye'), (error: unknown) => logger.error({ err: error }, 'shutdown did not finish cleanly'))
       .finally(() => {

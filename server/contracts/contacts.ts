@@ -185,6 +185,8 @@ export const listContactsQuery = paging
       z.enum(CONTACT_SORT_COLUMNS, { error: `must be one of ${CONTACT_SORT_COLUMNS.join(', ')}` }).default('date_added'),
     ),
     tag_id: query.value(idLike.optional()),
+    only_trashed: query.flag,
+    owner_id: query.value(idLike.optional()),
   })
   .superRefine((q, ctx) => {
     if (q.include_new && !q.updated_from) {
@@ -206,3 +208,23 @@ export const deleteContactsBody = z.object({
 export const activitiesQuery = paging.extend({
   days: query.value(intLike.pipe(z.number().int().min(1, { error: 'must be from 1 to 183' }).max(183, { error: 'must be from 1 to 183 (six months)' }))),
 });
+
+/** Extension: a contacts list's filters as one object, for work on a whole filtered view (dial all, bulk changes). */
+export const contactFilter = z.object({
+  category_id: optionalIdLike.optional(),
+  folder_id: optionalIdLike.optional(),
+  tag_id: idLike.optional(),
+  owner_id: idLike.optional(),
+  search: cleanText(z.string().trim().max(100, { error: 'must be at most 100 characters' })).optional(),
+  only_trashed: flagLike.optional(),
+}, { error: 'must be an object of filters (category_id, tag_id, owner_id, search)' });
+export type ContactFilter = z.output<typeof contactFilter>;
+
+/** The list query a filter stands for: newest first, as the grid shows it by default. */
+export function listQueryOf(filter: ContactFilter, pageSize: number): ListContactsQuery {
+  return {
+    page: 1, page_size: pageSize, category_id: filter.category_id ?? undefined, folder_id: filter.folder_id ?? undefined, tag_id: filter.tag_id,
+    owner_id: filter.owner_id, search: filter.search, only_trashed: filter.only_trashed ?? false,
+    include_new: false, include_trashed: false, include_archived: false, sort_order: 'DESC', sort_by: 'date_added',
+  };
+}

@@ -2,7 +2,8 @@
  * Dial sessions: creation, listing, calls, usage and the dialer screen's actions. Browser-safe: zod only.
  */
 import { z } from 'zod';
-import { cleanText, flagLike, idLike, intLike, listOf, optionalIdLike, paging, query, text } from './common.js';
+import { flagLike, idLike, intLike, listOf, paging, query, text } from './common.js';
+import { contactFilter } from './contacts.js';
 
 /** A session holds at most this many contacts (documented in docs/api.md). */
 export const CONTACT_LIMIT = 5000;
@@ -17,16 +18,6 @@ const callbackEntry = z.object(
   },
   { error: 'must be an object { callback_type, callback }' },
 );
-
-/** Extension: which of the caller's contacts to dial, as the contacts list filters them (the grid's "Dial all"). */
-export const contactFilter = z.object({
-  category_id: optionalIdLike.optional(),
-  folder_id: optionalIdLike.optional(),
-  tag_id: idLike.optional(),
-  owner_id: idLike.optional(),
-  search: cleanText(z.string().trim().max(100, { error: 'must be at most 100 characters' })).optional(),
-}, { error: 'must be an object of filters (category_id, tag_id, owner_id, search)' });
-export type ContactFilter = z.output<typeof contactFilter>;
 
 const customData = z.union([z.record(z.string(), z.unknown()), z.array(z.unknown()).max(0)], { error: 'must be an object of key/value pairs' })
   .transform((v) => (Array.isArray(v) ? null : v));

@@ -13,6 +13,7 @@ import * as recordVersions from './migrations/0004-record-versions.js';
 import * as ownerSortIndexes from './migrations/0005-owner-sort-indexes.js';
 import * as signInAttempts from './migrations/0006-sign-in-attempts.js';
 import * as dialer from './migrations/0007-dialer.js';
+import * as bulkJobs from './migrations/0008-bulk-jobs.js';
 import { GroupCommit } from './group-commit.js';
 
 export type Db = Kysely<Database>;
@@ -36,6 +37,7 @@ export const migrations: Record<string, Migration> = {
   '0005-owner-sort-indexes': ownerSortIndexes,
   '0006-sign-in-attempts': signInAttempts,
   '0007-dialer': dialer,
+  '0008-bulk-jobs': bulkJobs,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

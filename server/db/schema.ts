@@ -341,6 +341,29 @@ export type OutboxTable = {
   delivered_at_ms: number | null;
 };
 
+export type BulkJobStatus = 'queued' | 'running' | 'done' | 'failed';
+export type BulkJobsTable = {
+  id: Id;
+  org_id: number;
+  member_id: number;
+  action: string;
+  /** The action's values as JSON (the tag, folder or member). */
+  params: string;
+  /** What it works on, as JSON: `{ ids }` or `{ filter }` (a contacts list's filters). */
+  selection: string;
+  status: BulkJobStatus;
+  total: number;
+  processed: Flag;
+  changed: Flag;
+  /** Filter selections: the lowest contact id done so far (the list is worked through newest first). */
+  cursor: number | null;
+  error: string | null;
+  lease_owner: string | null;
+  lease_until_ms: number | null;
+  created_at: Timestamp;
+  finished_at: Timestamp | null;
+};
+
 export type Database = {
   organisations: OrganisationsTable;
   members: MembersTable;
@@ -378,6 +401,7 @@ export type Database = {
   dial_events: DialEventsTable;
   calls: CallsTable;
   outbox: OutboxTable;
+  bulk_jobs: BulkJobsTable;
 };
 
 export type Member = Selectable<MembersTable>;
@@ -391,3 +415,4 @@ export type DialSession = Selectable<DialSessionsTable>;
 export type Call = Selectable<CallsTable>;
 export type OutboxRow = Selectable<OutboxTable>;
 export type Disposition = Selectable<DispositionsTable>;
+export type BulkJob = Selectable<BulkJobsTable>;

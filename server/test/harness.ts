@@ -6,7 +6,7 @@ import path from 'node:path';
 import { createApp } from '../app.js';
 import { createHttpServer } from '../lib/http-server.js';
 import { loadConfig } from '../config.js';
-import { type Context, createContext } from '../context.js';
+import { type Context, createContext, startBackground, stopBackground } from '../context.js';
 import { openStore } from '../db/database.js';
 import type { Member } from '../db/schema.js';
 import { personalToken } from '../auth/tokens.js';
@@ -39,7 +39,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
   const config = loadConfig({ DATABASE_URL: `sqlite:${path.join(dir, 'test.db')}`, LOG_LEVEL: 'silent', PORT: '0', ...env });
   const store = await openStore(config.databaseUrl);
   const ctx = createContext({ store, config, secretKey: crypto.randomBytes(32), logger: createLogger('silent') });
-  ctx.dialer.start();
+  startBackground(ctx);
   const server = createHttpServer(createApp(ctx), config.connections).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -49,7 +49,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
     as: (token) => caller(url, token ? { authorization: `Bearer ${token}` } : {}),
     tokenOf: (member) => personalToken(ctx.secretKey, member),
     close: async () => {
-      await ctx.dialer.stop();
+      await stopBackground(ctx);
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
       await store.close();

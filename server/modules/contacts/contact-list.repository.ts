@@ -22,10 +22,12 @@ const SORT_COLUMNS: Record<ContactSortColumn, 'id' | 'updated_at' | 'first_name'
 };
 
 /** What changes a list query's SQL beyond which filter values it is given. */
-type ListShape = { trashed: boolean; archived: boolean; newToo: boolean };
+type ListShape = { trashed: boolean; trashedOnly: boolean; archived: boolean; newToo: boolean };
 type ListParams = ScopeParams & {
   folderId?: number; updatedFrom?: string; updatedTo?: string; createdFrom?: string; createdTo?: string; email?: string; tagId?: number;
   termStarts?: string[]; termEnds?: string[];
+  /** Only contacts with a lower id: a cursor through a whole list (bulk jobs). */
+  beforeId?: number;
 };
 
 function listPlan(scope: Scope, q: ListContactsQuery): { shape: ListShape; params: ListParams } {
@@ -45,12 +47,14 @@ function listPlan(scope: Scope, q: ListContactsQuery): { shape: ListShape; param
     params.termEnds = params.termStarts.map(prefixEnd);
   }
   // Without include_new an updated_from search is about changes to contacts that already existed.
-  return { shape: { trashed: q.include_trashed, archived: q.include_archived, newToo: !!q.include_new }, params };
+  return { shape: { trashed: q.include_trashed, trashedOnly: q.only_trashed, archived: q.include_archived, newToo: !!q.include_new }, params };
 }
 
 function applyFilters(query: ContactQuery, s: ListShape, p: Placeholders<ListParams>): ContactQuery {
   let x = inScope(query, p);
-  if (!s.trashed) x = x.where('contacts.trashed', '=', 0);
+  if (s.trashedOnly) x = x.where('contacts.trashed', '=', 1);
+  else if (!s.trashed) x = x.where('contacts.trashed', '=', 0);
+  if (p.beforeId) x = x.where('contacts.id', '<', p.beforeId);
   if (!s.archived) x = x.where('contacts.archived', '=', 0);
   if (p.folderId) x = x.where('contacts.folder_id', '=', p.folderId);
   if (p.updatedFrom) {
@@ -96,7 +100,8 @@ const countedTotal = prepared<ListShape, CountedParams, { n: number | null }>('c
   let q = db.selectFrom('contact_counts').select((eb) => eb.fn.sum<number>('n').as('n')).where('org_id', '=', p.orgId);
   if (p.memberIds) q = q.where('owner_id', 'in', p.memberIds);
   if (p.folderId) q = q.where('folder_key', '=', p.folderId);
-  if (!s.trashed) q = q.where('trashed', '=', 0);
+  if (s.trashedOnly) q = q.where('trashed', '=', 1);
+  else if (!s.trashed) q = q.where('trashed', '=', 0);
   if (!s.archived) q = q.where('archived', '=', 0);
   return q;
 });
@@ -111,3 +116,20 @@ export async function listContacts(db: Db, scope: Scope, q: ListContactsQuery) {
   return { rows, total: Number(count[0]?.n ?? 0) };
 }
 
+
+/**
+ * The next ids of a list, newest first, below `beforeId` (or from the top): a cursor through a whole filtered list
+ * that stays right while the work it feeds changes what matches (bulk jobs).
+ */
+export async function nextIdsOfList(db: Db, scope: Scope, q: ListContactsQuery, beforeId: number | undefined, limit: number): Promise<number[]> {
+  const { shape, params } = listPlan(scope, q);
+  const rows = await contactsPage(db, { ...shape, sort: 'date_added', direction: 'desc' }, { ...params, ...(beforeId ? { beforeId } : {}), limit, offset: 0 });
+  return rows.map((r) => r.id);
+}
+
+/** How many contacts a list matches (its total_results). */
+export async function countOfList(db: Db, scope: Scope, q: ListContactsQuery): Promise<number> {
+  const { shape, params } = listPlan(scope, q);
+  const count = isCounted(params) ? await countedTotal(db, shape, params) : await contactsCount(db, shape, params);
+  return Number(count[0]?.n ?? 0);
+}

@@ -45,8 +45,17 @@ async function serializedRecords(ctx: Context, orgId: number, rows: records.Page
   return rows.flatMap((row, i) => kept[i] ?? built.get(row.id) ?? []);
 }
 
+/** The caller's scope, or (owner filter) only that member of it; a member outside it is a 400 naming the field. */
+export async function scopeOfOwner(db: Db, auth: AuthContext, ownerId: number | undefined, field: string): Promise<Scope> {
+  if (ownerId === undefined) return auth.scope;
+  const owner = await findMemberById(db, ownerId);
+  if (!owner || !scopeIncludesMember(auth.scope, owner)) throw unknownReference(field, `${field} ${ownerId} is not a member of your team.`);
+  return { kind: 'team', orgId: auth.scope.orgId, memberIds: [owner.id] };
+}
+
 export async function listContacts(ctx: Context, auth: AuthContext, query: ListContactsQuery) {
-  const { rows, total } = await list.listContacts(ctx.store.db, auth.scope, query);
+  const scope = await scopeOfOwner(ctx.store.db, auth, query.owner_id, 'owner_id');
+  const { rows, total } = await list.listContacts(ctx.store.db, scope, query);
   return { records: await serializedRecords(ctx, auth.scope.orgId, rows), total };
 }
 
@@ -71,7 +80,7 @@ async function assertFolder(db: Db, orgId: number, folderId: number | null | und
 }
 
 /** A member the caller may hand contacts to: itself, its team, or (for a vendor) anyone in the organisation. */
-async function memberInScope(db: Db, scope: Scope, field: string, ref: { id?: number; username?: string }) {
+export async function memberInScope(db: Db, scope: Scope, field: string, ref: { id?: number; username?: string }) {
   const member = ref.id !== undefined ? await findMemberById(db, ref.id) : await findMemberByUsername(db, ref.username ?? '');
   if (!member || !scopeIncludesMember(scope, member)) throw unknownReference(field, `${field} ${ref.id ?? ref.username} is not a member of your team.`);
   return member;

@@ -1,0 +1,29 @@
+import type { Insertable, Updateable } from 'kysely';
+import type { Db } from '../../db/database.js';
+import type { BulkJob, BulkJobsTable } from '../../db/schema.js';
+
+export const insertJob = (tx: Db, values: Insertable<BulkJobsTable>) => tx.insertInto('bulk_jobs').values(values).returningAll().executeTakeFirstOrThrow();
+
+export const findJob = (db: Db, id: number): Promise<BulkJob | undefined> => db.selectFrom('bulk_jobs').selectAll().where('id', '=', id).executeTakeFirst();
+
+/** Whether a job is waiting to be run or was left by a process that died: a read, so idle runners do not write. */
+export async function anyOpen(db: Db, nowMs: number): Promise<boolean> {
+  return (await open(db, nowMs).select('id').limit(1).executeTakeFirst()) !== undefined;
+}
+
+const open = (db: Db, nowMs: number) =>
+  db.selectFrom('bulk_jobs').where('status', 'in', ['queued', 'running'])
+    .where((eb) => eb.or([eb('lease_until_ms', 'is', null), eb('lease_until_ms', '<', nowMs)]));
+
+/** Takes the oldest open job no live runner holds, leasing it to `owner`. */
+export async function claimJob(tx: Db, owner: string, nowMs: number, leaseUntilMs: number): Promise<BulkJob | undefined> {
+  const next = await open(tx, nowMs).select('id').orderBy('id').limit(1).executeTakeFirst();
+  if (!next) return undefined;
+  return tx.updateTable('bulk_jobs').set({ status: 'running', lease_owner: owner, lease_until_ms: leaseUntilMs }).where('id', '=', next.id).returningAll().executeTakeFirst();
+}
+
+/** Records progress while the lease is still `owner`'s; answers false when another runner has taken the job. */
+export async function advanceJob(tx: Db, id: number, owner: string, changes: Updateable<BulkJobsTable>): Promise<boolean> {
+  const result = await tx.updateTable('bulk_jobs').set(changes).where('id', '=', id).where('lease_owner', '=', owner).executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}

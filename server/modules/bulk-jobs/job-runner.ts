@@ -1,0 +1,141 @@
+import crypto from 'node:crypto';
+import { listQueryOf } from '../../contracts/contacts.js';
+import type { Db, Store } from '../../db/database.js';
+import type { BulkJob } from '../../db/schema.js';
+import { nowMs } from '../../lib/clock.js';
+import type { Logger } from '../../lib/logger.js';
+import { now } from '../../lib/time.js';
+import { nextIdsOfList } from '../contacts/contact-list.repository.js';
+import { addTagToContacts, type BulkChunk, moveContactsToFolder, removeTagFromContacts, setTrashed, transferContacts } from '../contacts/contact-rows.repository.js';
+import { ActivityType, recordChange } from '../contacts/contact-history.repository.js';
+import { findVisibleContacts } from '../contacts/contacts.repository.js';
+import { scopeOfOwner } from '../contacts/contacts.service.js';
+import { advanceJob, anyOpen, claimJob } from './bulk-jobs.repository.js';
+import { actorOf, type JobParams, type JobSelection } from './bulk-jobs.service.js';
+
+/** Contacts per transaction: a few milliseconds of writing, so other requests' writes go between chunks. */
+export const JOB_CHUNK = 500;
+const LEASE_MS = 30_000;
+const POLL_MS = 500;
+
+/**
+ * Runs queued bulk jobs, one chunk per transaction, recording progress (processed, changed, the cursor) in the same
+ * transaction as the chunk: a process that dies mid-job leaves a job another runner continues from its last chunk
+ * once the lease ends. Every process runs one; leases keep two from running a job at once.
+ */
+export class JobRunner {
+  private readonly owner = `${process.pid}.${crypto.randomBytes(6).toString('hex')}`;
+  private running = false;
+  private loop: Promise<void> | undefined;
+  private wake: (() => void) | undefined;
+
+  constructor(
+    private readonly store: Store,
+    private readonly logger: Logger,
+  ) {}
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  nudge(): void {
+    this.wake?.();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.nudge();
+    await this.loop;
+  }
+
+  private async run() {
+    while (this.running) {
+      let worked = false;
+      try {
+        worked = await this.runOne();
+      } catch (error) {
+        this.logger.error({ err: error }, 'bulk job round failed; retrying');
+      }
+      if (!worked && this.running) await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, POLL_MS);
+        function done() {
+          clearTimeout(timer);
+          resolve();
+        }
+        this.wake = done;
+      }).finally(() => (this.wake = undefined));
+    }
+  }
+
+  /** Claims a job and works it to the end (or until this runner stops); answers whether there was one. */
+  private async runOne(): Promise<boolean> {
+    if (!(await anyOpen(this.store.db, nowMs()))) return false;
+    let job = await this.store.write((tx) => claimJob(tx, this.owner, nowMs(), nowMs() + LEASE_MS));
+    if (!job) return false;
+    while (job && this.running) {
+      job = await this.store.write((tx) => this.chunk(tx, job!));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    return true;
+  }
+
+  /** One chunk in one transaction; answers the job to go on with, or undefined when it is finished or lost. */
+  private async chunk(tx: Db, job: BulkJob): Promise<BulkJob | undefined> {
+    const actor = await actorOf(tx, job);
+    if (!actor) {
+      await advanceJob(tx, job.id, this.owner, { status: 'failed', error: 'The member who started this job no longer exists.', finished_at: now(), lease_owner: null });
+      return undefined;
+    }
+    const selection = JSON.parse(job.selection) as JobSelection;
+    const { ids, cursor, last } = await nextChunk(tx, actor, selection, job);
+    const visible = await findVisibleContacts(tx, actor.scope, ids);
+    const changed = await apply(tx, job, JSON.parse(job.params) as JobParams, visible, actor.member.id);
+    const progress = {
+      processed: job.processed + visible.length, changed: job.changed + changed, cursor, lease_until_ms: nowMs() + LEASE_MS,
+      ...(last ? { status: 'done' as const, finished_at: now(), lease_owner: null, lease_until_ms: null } : {}),
+    };
+    if (!(await advanceJob(tx, job.id, this.owner, progress))) return undefined;
+    if (last) this.logger.info({ job: job.id, action: job.action, processed: progress.processed, changed: progress.changed }, 'bulk job done');
+    return last ? undefined : { ...job, ...progress };
+  }
+}
+
+/** The next ids: a slice of the named ones, or the next page of the filtered list below the cursor. */
+async function nextChunk(tx: Db, actor: NonNullable<Awaited<ReturnType<typeof actorOf>>>, selection: JobSelection, job: BulkJob) {
+  if ('ids' in selection) {
+    const done = job.cursor ?? 0;
+    const ids = selection.ids.slice(done, done + JOB_CHUNK);
+    return { ids, cursor: done + ids.length, last: done + ids.length >= selection.ids.length };
+  }
+  const scope = await scopeOfOwner(tx, actor, selection.filter.owner_id, 'filter.owner_id');
+  const ids = await nextIdsOfList(tx, scope, listQueryOf(selection.filter, JOB_CHUNK), job.cursor ?? undefined, JOB_CHUNK);
+  return { ids, cursor: ids.length ? Math.min(...ids) : job.cursor, last: ids.length < JOB_CHUNK };
+}
+
+async function apply(tx: Db, job: BulkJob, params: JobParams, contacts: Awaited<ReturnType<typeof findVisibleContacts>>, actorId: number): Promise<number> {
+  const at = now();
+  const chunk: BulkChunk = { orgId: job.org_id, contactIds: contacts.map((c) => c.id), actorId, at };
+  switch (job.action) {
+    case 'add_tag':
+      return addTagToContacts(tx, { ...chunk, tag: params.tag! });
+    case 'remove_tag':
+      return removeTagFromContacts(tx, { ...chunk, tag: params.tag! });
+    case 'move':
+      return moveContactsToFolder(tx, { ...chunk, folderId: params.folderId ?? null });
+    case 'transfer':
+      return transferContacts(tx, { ...chunk, toId: params.memberId! });
+    case 'trash': {
+      const trashing = contacts.filter((c) => !c.trashed);
+      await setTrashed(tx, trashing, true, at);
+      await recordChange(tx, {
+        contactIds: trashing.map((c) => c.id), memberId: actorId, at, activity: ActivityType.trashed, text: 'Contact moved to the trash',
+        audit: [{ action: 'trash', dataType: 'trashed', old: '0', new: '1' }],
+      });
+      return trashing.length;
+    }
+    default:
+      throw new Error(`Unknown bulk action ${job.action}.`);
+  }
+}
