@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { flagLike, idLike, intLike, listOf, paging, query, text } from './common.js';
 import { contactFilter } from './contacts.js';
+import { parseFlexibleDate } from './dates.js';
 
 /** A session holds at most this many contacts (documented in docs/api.md). */
 export const CONTACT_LIMIT = 5000;
@@ -45,7 +46,12 @@ export type CreateDialSessionBody = z.output<typeof createDialSessionBody>;
 /** An entry naming a contact the caller can see, instead of a contact to create (extension). */
 export const existingContactEntry = z.object({ contact_user_id: idLike }).strict();
 
-const dateParam = query.value(z.string().trim().regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'must be a date YYYY-MM-DD' }).optional());
+/** A day of the calendar as YYYY-MM-DD: 2026-02-30 is refused, not read as the 2nd of March. */
+const calendarDate = z.string({ error: 'is required' }).trim()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'must be a date YYYY-MM-DD' })
+  .refine((v) => parseFlexibleDate(v) === v, { error: 'must be a real date YYYY-MM-DD' });
+
+const dateParam = query.value(calendarDate.optional());
 
 export const listDialSessionsQuery = paging.extend({ date_start: dateParam, date_end: dateParam });
 
@@ -58,10 +64,7 @@ export const dialSessionIdParam = z.object({ dialsession_id: idLike });
 export const callIdParam = z.object({ call_id: idLike });
 export const callQuery = z.object({ call_id: query.value(idLike.optional()), include_recording: query.flag, include_transcript: query.flag });
 
-export const usageQuery = z.object({
-  date_start: query.value(z.string({ error: 'is required' }).trim().regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'must be a date YYYY-MM-DD' })),
-  date_end: query.value(z.string({ error: 'is required' }).trim().regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'must be a date YYYY-MM-DD' })),
-});
+export const usageQuery = z.object({ date_start: query.value(calendarDate), date_end: query.value(calendarDate) });
 
 /* The dialer screen's actions (extensions): POST /rest/1/dialsession/{id}/{action}. */
 export const DIAL_ACTIONS = ['start', 'call', 'hangup', 'skip', 'disposition', 'voicemail', 'end', 'note'] as const;

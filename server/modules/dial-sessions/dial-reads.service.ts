@@ -41,8 +41,6 @@ const dayMs = 86_400_000;
 /** The contract's seven figures per member of the caller's team, from the stored calls; talk time in minutes. */
 export async function usage(ctx: Context, auth: AuthContext, q: z.output<typeof usageQuery>) {
   const [start, end] = [Date.parse(`${q.date_start}T00:00:00Z`), Date.parse(`${q.date_end}T00:00:00Z`)];
-  if (Number.isNaN(start)) throw badRequest([{ code: Codes.invalidField, field: 'date_start', reason: 'date_start must be a real date YYYY-MM-DD.' }]);
-  if (Number.isNaN(end)) throw badRequest([{ code: Codes.invalidField, field: 'date_end', reason: 'date_end must be a real date YYYY-MM-DD.' }]);
   if (end < start) throw badRequest([{ code: Codes.invalidField, field: 'date_end', reason: 'date_end must not be before date_start.' }]);
   if ((end - start) / dayMs > MAX_USAGE_DAYS) {
     throw forbidden(`date_end may be at most ${MAX_USAGE_DAYS} days after date_start; ask for longer periods in 90-day windows.`);

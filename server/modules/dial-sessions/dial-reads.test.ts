@@ -151,7 +151,7 @@ describe('GET /rest/1/dialsession', () => {
   });
 
   it.each([
-    ['date_start', '?date_start=23-11-2026'], ['date_end', '?date_end=tomorrow'],
+    ['date_start', '?date_start=23-11-2026'], ['date_start', '?date_start=2026-13-45'], ['date_end', '?date_end=2026-02-30'], ['date_end', '?date_end=tomorrow'],
     ['page', '?page=0'], ['page_size', '?page_size=101'],
   ])('answers 400 naming %s for %s', async (field, query) => {
     const reply = await rep.get(`/rest/1/dialsession${query}`);
@@ -314,7 +314,7 @@ describe('GET /rest/1/dialsession/usage', () => {
 
   it.each([
     ['', ['date_start', 'date_end']], ['?date_start=2026-11-01', ['date_end']], ['?date_end=2026-11-01', ['date_start']],
-    ['?date_start=2026-11-01&date_end=11/02/2026', ['date_end']],
+    ['?date_start=2026-02-30&date_end=2026-03-01', ['date_start']], ['?date_start=2026-11-01&date_end=11/02/2026', ['date_end']],
     ['?date_start=2026-11-02&date_end=2026-11-01', ['date_end']],
   ])('answers 400 to %s naming %j', async (query, fields) => {
     const reply = await rep.get(`/rest/1/dialsession/usage${query}`);
