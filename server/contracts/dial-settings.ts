@@ -49,16 +49,27 @@ const settingsFields = z.object({
   send_skips: flagLike.optional(),
   /* Vendor only: 'rotate' replaces the organisation's callback signing secret. */
   callback_secret: z.literal('rotate', { error: "can only be set to 'rotate' (a new secret is made)" }).optional(),
+  /* Left only when it holds no keys (settingsInput unwraps it otherwise). */
+  payload: z.undefined({ error: 'must be a set of named settings (an object)' }).optional(),
 });
 
-/** The contract spells the key `dialsecs` in answers and `dialsec` in its example; the body may also sit under `payload`. */
-export const updateDialSettingsBody = z
-  .preprocess((raw) => {
-    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return raw;
-    const { payload, dialsec, ...rest } = raw as Record<string, unknown>;
-    const merged = payload !== null && typeof payload === 'object' && !Array.isArray(payload) ? { ...rest, ...payload } : rest;
-    return dialsec !== undefined && merged.dialsecs === undefined ? { ...merged, dialsecs: dialsec } : merged;
-  }, settingsFields)
+const isFields = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * The body as the settings schema reads it. The contract nests the keys under `payload` and spells `dialsecs` as
+ * `dialsec` in its example; both are unwrapped before validation, so a bad value is reported as given (not as
+ * missing) and `payload[dialsec]` counts like `dialsec`. A `payload` that holds no keys is kept, to be refused.
+ */
+export function settingsInput(raw: unknown): unknown {
+  if (!isFields(raw)) return raw;
+  const { payload, ...rest } = raw;
+  const merged: Record<string, unknown> = isFields(payload) ? { ...rest, ...payload } : payload == null ? rest : raw;
+  const { dialsec, ...fields } = merged;
+  return dialsec !== undefined && fields.dialsecs === undefined ? { ...fields, dialsecs: dialsec } : fields;
+}
+
+/** PUT /rest/1/dialsession/settings, after `settingsInput`. */
+export const updateDialSettingsBody = settingsFields
   .superRefine((body, ctx) => {
     if (body.calltime_min && body.calltime_max && body.calltime_min > body.calltime_max) {
       ctx.addIssue({ code: 'custom', path: ['calltime_max'], message: 'must not be earlier than calltime_min' });

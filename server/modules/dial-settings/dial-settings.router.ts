@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { authOf } from '../../auth/middleware.js';
 import type { Context } from '../../context.js';
-import { updateDialSettingsBody } from '../../contracts/dial-settings.js';
+import { settingsInput, updateDialSettingsBody } from '../../contracts/dial-settings.js';
 import { oneOfOne, sendSuccess } from '../../lib/envelope.js';
 import { parse } from '../../lib/validate.js';
 import { getSettings, updateSettings } from './dial-settings.service.js';
@@ -13,7 +13,7 @@ export function dialSettingsRouter(ctx: Context): Router {
     sendSuccess(res, 200, 'settings', { settings: await getSettings(ctx, authOf(req)), ...oneOfOne() });
   });
   router.put('/dialsession/settings', async (req, res) => {
-    sendSuccess(res, 200, 'settings', { settings: await updateSettings(ctx, authOf(req), parse(updateDialSettingsBody, req.body)), ...oneOfOne() });
+    sendSuccess(res, 200, 'settings', { settings: await updateSettings(ctx, authOf(req), parse(updateDialSettingsBody, settingsInput(req.body))), ...oneOfOne() });
   });
   return router;
 }
