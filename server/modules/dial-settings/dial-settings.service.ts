@@ -42,15 +42,20 @@ export async function updateSettings(ctx: Context, auth: AuthContext, body: Upda
       connectme_preset: body.connectme_preset === undefined ? current.connectme_preset : body.connectme_preset,
       send_skips: body.send_skips ?? current.send_skips,
     };
-    if (next.calltime_min > next.calltime_max) {
-      throw badRequest([{ code: Codes.invalidField, field: 'calltime_max', reason: `calltime_max must not be earlier than calltime_min (${next.calltime_min}).` }]);
-    }
+    if (next.calltime_min > next.calltime_max) throw windowError(body, next);
     const at = now();
     await saveSettings(tx, auth.member.id, next, at);
     if (body.callback_secret === 'rotate') await setSecret(tx, auth.member.org_id, newCallbackSecret(), await callbackSecretOf(tx, auth.member.org_id), at);
     return next;
   });
   return present(ctx, auth, updated);
+}
+
+/** Names the end of the calling window the request moved: the one given, or calltime_max when both were. */
+function windowError(body: UpdateDialSettingsBody, next: DialSettings) {
+  return body.calltime_max === undefined
+    ? badRequest([{ code: Codes.invalidField, field: 'calltime_min', reason: `calltime_min must not be later than calltime_max (${next.calltime_max}).` }])
+    : badRequest([{ code: Codes.invalidField, field: 'calltime_max', reason: `calltime_max must not be earlier than calltime_min (${next.calltime_min}).` }]);
 }
 
 async function assertMessages(tx: Context['store']['db'], orgId: number, body: UpdateDialSettingsBody) {

@@ -120,6 +120,14 @@ describe('PUT /rest/1/dialsession/settings', () => {
     expect(await settingsOf(rep)).toEqual(before);
   });
 
+  it('names calltime_min when it alone is moved past the saved calltime_max', async () => {
+    await put({ calltime_min: '0900', calltime_max: '1000' });
+    const reply = await put({ calltime_min: '1100' });
+    expect(reply.status).toBe(400);
+    expect(reply.body.debug_codes).toEqual([expect.objectContaining({ field: 'calltime_min', reason: expect.stringMatching(/^calltime_min .*1000/) })]);
+    expect(await settingsOf(rep)).toMatchObject({ calltime_min: '0900', calltime_max: '1000' });
+  });
+
   it('lists every bad key as its own debug code', async () => {
     const reply = await put({ dialsecs: 5, ringing: 7, connectme_preset: '1' });
     expect(reply.body.debug_codes.map((d: any) => d.field).sort()).toEqual(['connectme_preset', 'dialsecs', 'ringing']);
