@@ -56,14 +56,17 @@ export function dialLibraryRouter(ctx: Context): Router {
   return router;
 }
 
-/** Serves a recording whole, or the byte range asked for (audio players seek with Range requests). */
+/**
+ * Serves a recording whole, or the byte range asked for (audio players seek with Range requests). The audio headers
+ * go on audio only: a refusal is the JSON error envelope, uncached like every other answer of the API.
+ */
 function sendAudio(range: string | undefined, res: import('express').Response, audio: Buffer, contentType: string) {
-  res.set({ 'Content-Type': contentType, 'Accept-Ranges': 'bytes', 'Cache-Control': 'private, max-age=3600' });
   const ranges = range ? parseRange(audio.length, range, { combine: true }) : -2;
   if (ranges === -1) {
-    res.set('Content-Range', `bytes */${audio.length}`);
-    throw new ApiError(416, [{ code: Codes.rangeNotSatisfiable, reason: `The range asked for is outside the recording's ${audio.length} bytes.` }]);
+    throw new ApiError(416, [{ code: Codes.rangeNotSatisfiable, reason: `The range asked for is outside the recording's ${audio.length} bytes.` }],
+      { 'Content-Range': `bytes */${audio.length}` });
   }
+  res.set({ 'Content-Type': contentType, 'Accept-Ranges': 'bytes', 'Cache-Control': 'private, max-age=3600' });
   if (ranges === -2 || ranges.type !== 'bytes' || ranges.length !== 1) {
     res.status(200).end(audio);
     return;

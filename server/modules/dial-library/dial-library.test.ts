@@ -151,6 +151,8 @@ describe('GET /rest/1/voicemails/{id}/audio', () => {
     const reply = await fetchAudio(recording, { range: `bytes=${size}-` });
     expect(reply.status).toBe(416);
     expect(reply.headers.get('content-range')).toBe(`bytes */${size}`);
+    expect(reply.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(reply.headers.get('cache-control')).toBe('no-store');
     expect(reply.json()).toMatchObject({ http_status: 416, status: 'error', debug_codes: [{ code: 41601, reason: expect.stringContaining(String(size)) }] });
   });
 
