@@ -1,8 +1,13 @@
 import SQLite from 'better-sqlite3';
 import fc from 'fast-check';
 import qs from 'qs';
+import { setTimeout as pause } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { sqlitePath } from '../db/database.js';
+import { demoRecording } from '../dialer/demo-audio.js';
+import { resetClock, setClock } from '../lib/clock.js';
+import { now } from '../lib/time.js';
+import { insertVoicemail } from '../modules/dial-library/dial-library.repository.js';
 import { caller, type Caller, type Reply, serverWithTeam, type Team, type TestServer } from './harness.js';
 
 /*
@@ -20,11 +25,24 @@ let api: Caller;
 let watcher: SQLite.Database;
 let cases = 0;
 
-type Endpoint = { method: 'GET' | 'POST' | 'PUT' | 'DELETE'; path: () => string; body?: () => Record<string, unknown>; params?: string[] };
+/** `binary`: a success answers bytes, not the envelope (its refusals are envelopes all the same). */
+type Endpoint = { method: 'GET' | 'POST' | 'PUT' | 'DELETE'; path: () => string; body?: () => Record<string, unknown>; params?: string[]; binary?: boolean };
 
-const ids = { contact: 0, folder: 0, member: 0 };
+/*
+ * The dialer's targets: `session` a preview-mode session that waits on its contact (nothing is dialed in preview
+ * until 'call', so no carrier event writes behind a request), `readySession` one not started (where 'call' is
+ * refused without dialing), `call` a call made once, `recording` a voicemail recording.
+ */
+const ids = { contact: 0, folder: 0, member: 0, session: 0, readySession: 0, call: 0, recording: 0 };
 const PAGING = ['page', 'page_size'];
 const contactBody = () => ({ first_name: 'Fuzz', last_name: 'Case', email: 'fuzz@example.com', phone: '2125550100', tags: ['Fuzz'], custom_fields: [{ name: 'Company', type: 1, value: 'Acme' }], rating: 3 });
+const sessionBody = () => ({
+  contacts: [{ first_name: 'Fuzz', last_name: 'Dial', phone: '2125550108', email: 'dial@example.com' }, { contact_user_id: ids.contact }],
+  callbacks: [{ callback_type: 'api_calldone', callback: 'https://hooks.example/done?secret=s' }], custom_data: { crm_id: 'fuzz' },
+  dialing_disposition_set_id: 1, answer_disposition_set_id: 2, preview_mode: 1, send_skips: 0, preset_id: 1,
+});
+const action = (name: string, body?: () => Record<string, unknown>, target: () => number = () => ids.session): Endpoint =>
+  ({ method: 'POST', path: () => `/rest/1/dialsession/${target()}/${name}`, ...(body ? { body } : {}) });
 const memberBody = () => ({ username: 'fuzzmember', password: 'correct horse battery', first_name: 'F', email: 'f@example.com', billing_item_id: 1, billing_group_id: 'g', subgroup_id: 's' });
 
 const ENDPOINTS: Endpoint[] = [
@@ -46,6 +64,28 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'PUT', path: () => `/rest/1/folders/${ids.folder}`, body: () => ({ name: 'Renamed', description: 'x' }) },
   { method: 'DELETE', path: () => `/rest/1/folders/${ids.folder}`, params: ['move_folder_id'] },
   { method: 'GET', path: () => '/rest/1/tags', params: PAGING },
+  { method: 'POST', path: () => '/rest/1/dialsession', body: sessionBody },
+  { method: 'POST', path: () => '/rest/1/dialsession/forecast', body: sessionBody },
+  { method: 'GET', path: () => '/rest/1/dialsession', params: [...PAGING, 'date_start', 'date_end'] },
+  { method: 'GET', path: () => `/rest/1/dialsession/${ids.session}`, params: [...PAGING, 'include_recording', 'include_transcript'] },
+  { method: 'GET', path: () => `/rest/1/dialsession/${ids.session}/live` },
+  action('start'), action('skip'), action('hangup'), action('end'),
+  action('disposition', () => ({ disposition_id: 6 })),
+  action('voicemail', () => ({ recording_id: ids.recording })),
+  action('note', () => ({ note: 'Fuzz note' })),
+  { method: 'GET', path: () => `/rest/1/dialsession/call/${ids.call}`, params: ['include_recording', 'include_transcript'] },
+  { method: 'GET', path: () => '/rest/1/dialsession/call', params: ['call_id', 'include_recording', 'include_transcript'] },
+  { method: 'GET', path: () => '/rest/1/dialsession/usage', params: ['date_start', 'date_end'] },
+  { method: 'GET', path: () => '/rest/1/dialsession/settings' },
+  {
+    method: 'PUT', path: () => '/rest/1/dialsession/settings',
+    body: () => ({ dialsecs: 45, ringing: 1, emails: 0, busy: 1, interested: null, calltime_min: '0900', calltime_max: '2000', connectme_preset: '2125550100', send_skips: 1, callback_secret: 'rotate' }),
+  },
+  { method: 'GET', path: () => '/rest/1/content', params: ['type', 'list'] },
+  { method: 'GET', path: () => '/rest/1/voicemails' },
+  { method: 'GET', path: () => `/rest/1/voicemails/${ids.recording}/audio`, binary: true },
+  { method: 'GET', path: () => '/rest/1/dispositions' },
+  { method: 'DELETE', path: () => '/rest/1/phonenumber/2125550100' },
 ];
 
 /** Values a client might send by mistake or on purpose. */
@@ -74,8 +114,9 @@ const queryFor = (endpoint: Endpoint) =>
 const dataVersion = () => watcher.pragma('data_version', { simple: true }) as number;
 const ZOD_WORDS = /expected|received|Invalid input|Too (big|small)|Invalid (string|option|element|type)|NaN|Infinity/;
 
-function checkEnvelope(reply: Reply) {
+function checkEnvelope(reply: Reply, binary = false) {
   if (reply.status === 204) return expect(reply.text).toBe('');
+  if (binary && reply.status < 300) return expect(reply.headers.get('content-type')).not.toMatch(/json/);
   expect(reply.body).toMatchObject({ http_status: reply.status, status: reply.status < 400 ? 'success' : 'error' });
   if (reply.status < 400) return;
   for (const code of reply.body.debug_codes) {
@@ -94,7 +135,7 @@ async function send(endpoint: Endpoint, query: Record<string, unknown>, body: un
       ? await api.form(endpoint.method, path, qs.stringify(body))
       : await api.raw(path, { method: endpoint.method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) ?? 'null' });
   cases++;
-  checkEnvelope(reply);
+  checkEnvelope(reply, endpoint.binary);
   if (reply.status >= 400) expect(dataVersion(), `${endpoint.method} ${path} answered ${reply.status} but stored something`).toBe(before);
 }
 
@@ -107,15 +148,41 @@ async function refreshTargets() {
   ids.folder = Number((await vendor.post('/rest/1/folders', { name: `Target ${targets}` })).body.folders['0'].folder_id);
   const member = await vendor.post('/rest/1/members', { ...memberBody(), username: `fuzztarget${targets}` });
   ids.member = Number(member.body.members.members.user_id);
+  const session = async (preview: boolean) => {
+    const reply = await vendor.post('/rest/1/dialsession', { contacts: [{ contact_user_id: ids.contact }], preview_mode: preview ? 1 : 0, custom_data: { targets } });
+    return Number(reply.body.dialsessions.dialsession_id);
+  };
+  ids.session = await session(true);
+  await vendor.post(`/rest/1/dialsession/${ids.session}/start`);
+  ids.readySession = await session(true);
+}
+
+/** One call, made and over before the fuzzing starts: the contact's number is busy. */
+async function makeCall(vendor: Caller) {
+  const created = await vendor.post('/rest/1/dialsession', { contacts: [{ first_name: 'Busy', phone: '2125550108' }] });
+  const id = created.body.dialsessions.dialsession_id;
+  await vendor.post(`/rest/1/dialsession/${id}/start`);
+  for (let tries = 0; (await vendor.get(`/rest/1/dialsession/${id}/live`)).body.live.session.status !== 'ended'; tries++) {
+    if (tries > 250) throw new Error('the busy call never ended');
+    await pause(20);
+  }
+  ids.call = Number((await vendor.get(`/rest/1/dialsession/${id}`)).body.dialsessions.dialsessions.calls[0].call_id);
 }
 
 beforeAll(async () => {
-  ({ server, team } = await serverWithTeam());
+  // Calling hours hold at any real hour; the carrier's outcomes come fast.
+  setClock(new Date('2026-11-23T18:00:00Z'));
+  ({ server, team } = await serverWithTeam({ CARRIER_TIME_SCALE: '0.02', CALLBACK_ALLOWED_HOSTS: 'hooks.example' }));
   api = caller(server.url, { authorization: `Bearer ${server.tokenOf(team.vendor)}` });
   watcher = new SQLite(sqlitePath(server.ctx.config.databaseUrl), { readonly: true });
+  ids.recording = await server.ctx.store.write(async (tx) => (await insertVoicemail(tx, {
+    org_id: team.vendor.org_id, member_id: null, name: 'Fuzz recording', content_type: 'audio/wav', audio: demoRecording(0, 1), duration_ms: 1000, created_at: now(),
+  })).id);
+  await makeCall(api);
   await refreshTargets();
 });
 afterAll(async () => {
+  resetClock();
   process.stdout.write(`fuzz: ${cases} generated requests over ${ENDPOINTS.length} endpoints (seed ${SEED})\n`);
   watcher?.close();
   await server?.close();
