@@ -70,6 +70,7 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'GET', path: () => `/rest/1/dialsession/${ids.session}`, params: [...PAGING, 'include_recording', 'include_transcript'] },
   { method: 'GET', path: () => `/rest/1/dialsession/${ids.session}/live` },
   action('start'), action('skip'), action('hangup'), action('end'),
+  action('call', () => ({ phone: '2125550108' }), () => ids.readySession),
   action('disposition', () => ({ disposition_id: 6 })),
   action('voicemail', () => ({ recording_id: ids.recording })),
   action('note', () => ({ note: 'Fuzz note' })),

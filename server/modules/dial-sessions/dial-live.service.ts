@@ -78,7 +78,9 @@ export async function perform(ctx: Context, auth: AuthContext, id: number, actio
     await addDialerNote(ctx, session, body.note!);
     return session;
   }
-  const options = action === 'call' && body.phone ? { phone: await chosenPhone(ctx, auth, session, body.phone) } : {};
+  // The number is one of the contact on screen; with none (not started, or ended) the engine refuses the call itself.
+  const onScreen = session.position >= 0 && session.position < session.contact_count;
+  const options = action === 'call' && body.phone && onScreen ? { phone: await chosenPhone(ctx, auth, session, body.phone) } : {};
   return act(ctx, session.id, await inputFor(ctx, session, action, body), options);
 }
 
