@@ -26,14 +26,18 @@ let watcher: SQLite.Database;
 let cases = 0;
 
 /** `binary`: a success answers bytes, not the envelope (its refusals are envelopes all the same). */
-type Endpoint = { method: 'GET' | 'POST' | 'PUT' | 'DELETE'; path: () => string; body?: () => Record<string, unknown>; params?: string[]; binary?: boolean };
+type Endpoint = {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE'; path: () => string; body?: () => Record<string, unknown>; params?: string[]; binary?: boolean;
+  /** Work a success starts in the background, waited for so that it does not write behind the next request. */
+  settle?: (reply: Reply) => Promise<void>;
+};
 
 /*
  * The dialer's targets: `session` a preview-mode session that waits on its contact (nothing is dialed in preview
  * until 'call', so no carrier event writes behind a request), `readySession` one not started (where 'call' is
  * refused without dialing), `call` a call made once, `recording` a voicemail recording.
  */
-const ids = { contact: 0, folder: 0, member: 0, session: 0, readySession: 0, call: 0, recording: 0 };
+const ids = { contact: 0, folder: 0, member: 0, session: 0, readySession: 0, call: 0, recording: 0, email: 0, phone: 0, tag: 0, field: 0, trashed: 0, job: 0 };
 const PAGING = ['page', 'page_size'];
 const contactBody = () => ({ first_name: 'Fuzz', last_name: 'Case', email: 'fuzz@example.com', phone: '2125550100', tags: ['Fuzz'], custom_fields: [{ name: 'Company', type: 1, value: 'Acme' }], rating: 3 });
 const sessionBody = () => ({
@@ -63,7 +67,41 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'POST', path: () => '/rest/1/folders', body: () => ({ name: 'Fuzz folder', description: 'd', parent_id: ids.folder }) },
   { method: 'PUT', path: () => `/rest/1/folders/${ids.folder}`, body: () => ({ name: 'Renamed', description: 'x' }) },
   { method: 'DELETE', path: () => `/rest/1/folders/${ids.folder}`, params: ['move_folder_id'] },
-  { method: 'GET', path: () => '/rest/1/tags', params: PAGING },
+  { method: 'GET', path: () => '/rest/1/tags', params: [...PAGING, 'with_counts'] },
+  { method: 'POST', path: () => '/rest/1/tags', body: () => ({ title: `Fuzz tag ${targets}` }) },
+  { method: 'PUT', path: () => `/rest/1/tags/${ids.tag}`, body: () => ({ title: `Renamed ${targets}` }) },
+  { method: 'DELETE', path: () => `/rest/1/tags/${ids.tag}` },
+  { method: 'GET', path: () => '/rest/1/customfields', params: [...PAGING, 'with_counts'] },
+  { method: 'POST', path: () => '/rest/1/customfields', body: () => ({ display_name: `Fuzz field ${targets}`, display_order: '3', type: 1 }) },
+  { method: 'GET', path: () => `/rest/1/customfields/${ids.field}` },
+  { method: 'PUT', path: () => `/rest/1/customfields/${ids.field}`, body: () => ({ display_name: `Renamed field ${targets}`, display_order: '2', type: 1 }) },
+  { method: 'DELETE', path: () => `/rest/1/customfields/${ids.field}` },
+  ...(['emails', 'phones'] as const).flatMap((kind): Endpoint[] => {
+    const one = () => ({ ...(kind === 'emails' ? { email_address: 'more@example.com' } : { phone_number: '3125550142', type: 2, label: 'desk' }), is_primary: true });
+    const sub = () => `/rest/1/contacts/${ids.contact}/${kind}`;
+    const item = () => `${sub()}/${kind === 'emails' ? ids.email : ids.phone}`;
+    return [
+      { method: 'GET', path: sub, params: PAGING }, { method: 'POST', path: sub, body: one },
+      { method: 'PUT', path: sub, body: () => ({ [kind]: [one()] }) },
+      { method: 'GET', path: item }, { method: 'PUT', path: item, body: one }, { method: 'DELETE', path: item },
+    ];
+  }),
+  { method: 'GET', path: () => `/rest/1/contacts/${ids.contact}/tags`, params: PAGING },
+  { method: 'POST', path: () => `/rest/1/contacts/${ids.contact}/tags`, body: () => ({ title: 'Fuzzed' }) },
+  { method: 'GET', path: () => `/rest/1/contacts/${ids.contact}/tags/${ids.tag}` },
+  { method: 'PUT', path: () => `/rest/1/contacts/${ids.contact}/tags/${ids.tag}`, body: () => ({ title: 'Swapped' }) },
+  { method: 'DELETE', path: () => `/rest/1/contacts/${ids.contact}/tags/${ids.tag}` },
+  { method: 'GET', path: () => `/rest/1/contacts/${ids.contact}/customfields` },
+  { method: 'GET', path: () => `/rest/1/contacts/${ids.contact}/customfields/${ids.field}` },
+  { method: 'POST', path: () => `/rest/1/contacts/${ids.contact}/customfields/${ids.field}`, body: () => ({ value: 'Acme' }) },
+  { method: 'PUT', path: () => `/rest/1/contacts/${ids.contact}/customfields/${ids.field}`, body: () => ({ value: 'Acme 2' }) },
+  { method: 'DELETE', path: () => `/rest/1/contacts/${ids.contact}/customfields/${ids.field}` },
+  { method: 'POST', path: () => `/rest/1/contacts/${ids.trashed}/restore` },
+  {
+    method: 'POST', path: () => '/rest/1/bulkjobs', body: () => ({ action: 'add_tag', contact_user_ids: [ids.contact], tag: 'Bulk fuzz' }),
+    settle: (reply) => jobDone(reply.body.job.bulk_job_id),
+  },
+  { method: 'GET', path: () => `/rest/1/bulkjobs/${ids.job}` },
   { method: 'POST', path: () => '/rest/1/dialsession', body: sessionBody },
   { method: 'POST', path: () => '/rest/1/dialsession/forecast', body: sessionBody },
   { method: 'GET', path: () => '/rest/1/dialsession', params: [...PAGING, 'date_start', 'date_end'] },
@@ -136,6 +174,7 @@ async function send(endpoint: Endpoint, query: Record<string, unknown>, body: un
       ? await api.form(endpoint.method, path, qs.stringify(body))
       : await api.raw(path, { method: endpoint.method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) ?? 'null' });
   cases++;
+  if (reply.status < 300) await endpoint.settle?.(reply);
   checkEnvelope(reply, endpoint.binary);
   if (reply.status >= 400) expect(dataVersion(), `${endpoint.method} ${path} answered ${reply.status} but stored something`).toBe(before);
 }
@@ -156,6 +195,30 @@ async function refreshTargets() {
   ids.session = await session(true);
   await vendor.post(`/rest/1/dialsession/${ids.session}/start`);
   ids.readySession = await session(true);
+  await detailTargets(vendor);
+}
+
+/** A contact with one of each detail, a trashed contact, a catalogue tag and field, and a finished bulk job. */
+async function detailTargets(vendor: Caller) {
+  const created = await vendor.post('/rest/1/contacts', {
+    first_name: 'Details', email: `details${targets}@example.com`, phone: `31255501${String(targets % 100).padStart(2, '0')}`, tags: [`Tagged ${targets}`],
+    custom_fields: [{ name: `Field ${targets}`, type: 1, value: 'x' }], allow_duplicates: 1,
+  });
+  ids.contact = Number(created.body.contacts.contacts.contact_user_id);
+  const record = (await vendor.get(`/rest/1/contacts/${ids.contact}`)).body.contacts.contacts[0];
+  [ids.email, ids.phone, ids.tag, ids.field] = [record.emails[0].id, record.phones[0].id, record.tags[0].id, Number(record.custom_fields[0].custom_field_id)];
+  ids.trashed = Number((await vendor.post('/rest/1/contacts', { first_name: 'Trashed', allow_duplicates: 1 })).body.contacts.contacts.contact_user_id);
+  await vendor.delete(`/rest/1/contacts/${ids.trashed}`);
+  const job = await vendor.post('/rest/1/bulkjobs', { action: 'trash', contact_user_ids: [ids.trashed] });
+  ids.job = Number(job.body.job.bulk_job_id);
+  await jobDone(String(ids.job));
+}
+
+async function jobDone(id: string) {
+  for (let tries = 0; (await api.get(`/rest/1/bulkjobs/${id}`)).body.job.status !== 'done'; tries++) {
+    if (tries > 250) throw new Error(`bulk job ${id} never finished`);
+    await pause(20);
+  }
 }
 
 /** One call, made and over before the fuzzing starts: the contact's number is busy. */
