@@ -3,13 +3,14 @@ import { badRequest, Codes, type DebugCode } from './errors.js';
 
 const fieldName = (path: PropertyKey[]) => path.map(String).join('.') || 'body';
 
-const valueAt = (input: unknown, path: PropertyKey[]) =>
-  path.reduce<unknown>((v, k) => (v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k] : undefined), input);
-
-/* "Missing" is read off the input, not the message: schemas with their own messages would hide it. */
-function describe(issue: z.core.$ZodIssue, input: unknown): DebugCode {
+/*
+ * "Missing" is read off the value the failing check saw (zod reports it with reportInput), not the message, which a
+ * schema may have worded itself, nor the original body, which a schema may have reshaped first (`payload`, a lone
+ * object for a list).
+ */
+function describe(issue: z.core.$ZodIssue): DebugCode {
   const field = fieldName(issue.path);
-  if (issue.path.length > 0 && valueAt(input, issue.path) === undefined && issue.code !== 'custom') {
+  if (issue.path.length > 0 && issue.code !== 'custom' && issue.input === undefined) {
     return { code: Codes.missingField, field, reason: `${field} is required.` };
   }
   const detail = issue.message.replace(/^Invalid input: /, '');
@@ -20,11 +21,11 @@ function describe(issue: z.core.$ZodIssue, input: unknown): DebugCode {
 
 /** Parses input with a contract schema; every bad field becomes its own 400 debug code. */
 export function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  const result = schema.safeParse(input ?? {});
+  const result = schema.safeParse(input ?? {}, { reportInput: true });
   if (result.success) return result.data;
   const seen = new Set<string>();
   const codes = result.error.issues
-    .map((issue) => describe(issue, input ?? {}))
+    .map((issue) => describe(issue))
     .filter((d) => !seen.has(d.field ?? '') && seen.add(d.field ?? ''));
   throw badRequest(codes);
 }

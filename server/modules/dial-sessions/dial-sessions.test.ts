@@ -99,6 +99,11 @@ describe('POST /rest/1/dialsession', () => {
     expect([await count('dial_sessions'), await count('contacts')]).toEqual(before);
   });
 
+  it('names what is wrong in a single callback object, not that it is missing', async () => {
+    const reply = await rep.post('/rest/1/dialsession', { contacts: [{ first_name: 'A' }], callbacks: { callback_type: 'api_everything', callback: 'https://receiver.test' } });
+    expect(reply.body.debug_codes).toEqual([{ code: 40003, field: 'callbacks.0.callback_type', reason: expect.stringMatching(/^callbacks\.0\.callback_type must be one of api_callbegin/) }]);
+  });
+
   it('answers a retry with the same Idempotency-Key with the same session and a fresh key; another body with that key is 422', async () => {
     const body = { contacts: [{ first_name: 'Idem', phone: phone(5) }] };
     const headers = { 'content-type': 'application/json', 'idempotency-key': `key-${unique()}` };
