@@ -14,6 +14,7 @@ import * as ownerSortIndexes from './migrations/0005-owner-sort-indexes.js';
 import * as signInAttempts from './migrations/0006-sign-in-attempts.js';
 import * as dialer from './migrations/0007-dialer.js';
 import * as bulkJobs from './migrations/0008-bulk-jobs.js';
+import * as contactSearch from './migrations/0009-contact-search.js';
 import { GroupCommit } from './group-commit.js';
 
 export type Db = Kysely<Database>;
@@ -38,6 +39,7 @@ export const migrations: Record<string, Migration> = {
   '0006-sign-in-attempts': signInAttempts,
   '0007-dialer': dialer,
   '0008-bulk-jobs': bulkJobs,
+  '0009-contact-search': contactSearch,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, SqliteDialect } from 'kysely';
+import { Kysely, Migrator, SqliteDialect, sql } from 'kysely';
 import { afterAll, expect, it } from 'vitest';
 import { migrations, openStore } from './database.js';
 
@@ -78,6 +78,24 @@ it('starts the contacts and the organisation a store already holds at version 0 
     expect(await store.db.selectFrom('contacts').select(['id', 'version']).orderBy('id').execute())
       .toEqual(contacts.map((c) => ({ id: c.id, version: 0 })));
     expect(await store.db.selectFrom('organisations').select(['id', 'catalog_version']).execute()).toEqual([{ id: orgId, catalog_version: 0 }]);
+  } finally {
+    await store.close();
+  }
+});
+
+it('indexes for search the contacts a store already holds', async () => {
+  const { file, old, orgId, memberIds } = await storeAt('search.db', '0008-bulk-jobs', ['s']);
+  const { id } = await old.insertInto('contacts').values({ org_id: orgId, owner_id: memberIds[0], first_name: 'Ethan', last_name: 'Murphy', created_at: AT, updated_at: AT })
+    .returning('id').executeTakeFirstOrThrow();
+  await old.insertInto('contact_emails').values({ contact_id: id, email_address: 'E@Acme.example', email_lc: 'e@acme.example', is_primary: 1 }).execute();
+  await old.insertInto('contact_phones').values([{ contact_id: id, phone_number: '2149997486', is_primary: 1 }, { contact_id: id, phone_number: '3125550100', is_primary: 0 }]).execute();
+  await old.destroy();
+  const store = await openStore(`sqlite:${file}`);
+  try {
+    for (const match of ['"murphy"', 'emails : "acme.ex"', 'phones : "5550100"']) {
+      const rows = await sql<{ rowid: number }>`select rowid from contact_search where contact_search match ${match}`.execute(store.db);
+      expect(rows.rows.map((r) => r.rowid), match).toEqual([id]);
+    }
   } finally {
     await store.close();
   }

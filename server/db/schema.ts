@@ -177,6 +177,8 @@ export type ContactNotesTable = {
 };
 
 export type ContactSearchTermsTable = { org_id: number; term: string; contact_id: number };
+/** The FTS5 trigram index of contacts' names, e-mail addresses and phone digits (rowid = contact id; contentless). */
+export type ContactSearchTable = { rowid: number; names: string; emails: string; phones: string };
 
 export type TagsTable = { id: Id; org_id: number; title: string; title_lc: string; created_at: Timestamp };
 export type ContactTagsTable = { contact_id: number; tag_id: number };
@@ -382,6 +384,7 @@ export type Database = {
   contact_crm_links: ContactCrmLinksTable;
   contact_notes: ContactNotesTable;
   contact_search_terms: ContactSearchTermsTable;
+  contact_search: ContactSearchTable;
   tags: TagsTable;
   contact_tags: ContactTagsTable;
   custom_fields: CustomFieldsTable;

@@ -63,14 +63,14 @@ async function settle<R extends Row & E, E>(tx: Db, kind: PointKind<R, E>, conta
 
 const replaced = <R extends Row>(rows: R[], row: R) => rows.map((r) => (r.id === row.id ? { ...row, is_primary: r.is_primary } : r));
 
-type Outcome = { audit: AuditEntry[]; text?: string; id?: number; addedKey?: string };
+type Outcome = { audit: AuditEntry[]; text?: string; id?: number };
 
 /**
- * The change as the contact's history and row see it; the contact's column follows the primary entry. An entry only
- * added (`addedKey`) adds its search term; anything else has the contact's terms written again.
+ * The change as the contact's history and row see it; the contact's column follows the primary entry, and its search
+ * entries are written again.
  */
 function finish<R extends Row & E, E>(
-  kind: PointKind<R, E>, contact: Contact, settled: { rows: R[]; moved: boolean }, { audit, text, id, addedKey }: Outcome,
+  kind: PointKind<R, E>, contact: Contact, settled: { rows: R[]; moved: boolean }, { audit, text, id }: Outcome,
 ): DetailChange<PointsResult<R>> {
   const column = kind.dataTypes.primary;
   const primary = settled.rows.find((r) => r.is_primary);
@@ -79,11 +79,10 @@ function finish<R extends Row & E, E>(
     audit.push({ action: 'update', dataType: column, old: contact[column], new: value });
   }
   const rows = [...settled.rows].sort((a, b) => b.is_primary - a.is_primary || a.id - b.id);
-  const search = addedKey === undefined ? { searchChanged: true }
-    : { searchAdded: column === 'email' ? { emails: [addedKey], phones: [] } : { emails: [], phones: [addedKey] } };
+
   return {
     result: { rows, row: rows.find((r) => r.id === id) }, audit, activity: kind.activity, text: text ?? activityText(kind, audit[0]),
-    columns: { [column]: value }, ...search,
+    columns: { [column]: value }, searchChanged: true,
   };
 }
 
@@ -133,7 +132,7 @@ export function addPoint<R extends Row & E, E>(ctx: Context, auth: AuthContext, 
     }
     const id = (same ?? added)!.id;
     const settled = await settle(tx, kind, contact.id, rows, primary ? id : undefined);
-    return finish(kind, contact, settled, { audit, id, addedKey: same ? undefined : kind.keyOf(entry) });
+    return finish(kind, contact, settled, { audit, id });
   });
 }
 

@@ -20,8 +20,6 @@ export type DetailChange<T> = {
   detailKinds?: number;
   /** E-mail addresses or phone numbers changed: the search terms follow. */
   searchChanged?: boolean;
-  /** Only e-mail addresses or phone numbers added: the search terms gain them. */
-  searchAdded?: { emails: string[]; phones: string[] };
 };
 
 /**
@@ -38,7 +36,7 @@ export function changeContactDetails<T>(
     const change = await work(tx, contact, at);
     if (change.audit.length) {
       await updateContactRow(tx, contact, {
-        changes: change.columns ?? {}, at, detailKinds: change.detailKinds, searchChanged: change.searchChanged, searchAdded: change.searchAdded,
+        changes: change.columns ?? {}, at, detailKinds: change.detailKinds, searchChanged: change.searchChanged,
       });
       await recordChange(tx, {
         contactIds: [contact.id], memberId: auth.member.id, at, activity: change.activity, text: change.text, audit: change.audit,

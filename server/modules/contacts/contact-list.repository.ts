@@ -6,7 +6,7 @@ import { type Placeholders, prepared } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
 import { now } from '../../lib/time.js';
 import type { PageRow } from './contact-records.repository.js';
-import { prefixEnd, searchTerms } from './contact-search.repository.js';
+import { matchingIds, prefixEnd, searchMatch, searchTerms } from './contact-search.repository.js';
 import { type ContactQuery, inScope, type ScopeParams, scopeParams } from './contacts.repository.js';
 
 type Eb = ExpressionBuilder<Database, 'contacts'>;
@@ -25,7 +25,7 @@ const SORT_COLUMNS: Record<ContactSortColumn, 'id' | 'updated_at' | 'first_name'
 type ListShape = { trashed: boolean; trashedOnly: boolean; archived: boolean; newToo: boolean };
 type ListParams = ScopeParams & {
   folderId?: number; updatedFrom?: string; updatedTo?: string; createdFrom?: string; createdTo?: string; email?: string; tagId?: number;
-  termStarts?: string[]; termEnds?: string[];
+  searchMatch?: string; termStarts?: string[]; termEnds?: string[];
   /** Only contacts with a lower id: a cursor through a whole list (bulk jobs). */
   beforeId?: number;
 };
@@ -43,8 +43,12 @@ function listPlan(scope: Scope, q: ListContactsQuery): { shape: ListShape; param
   if (q.email_address) params.email = q.email_address.toLowerCase();
   if (q.tag_id) params.tagId = q.tag_id;
   if (q.search) {
-    params.termStarts = searchTerms(q.search);
-    params.termEnds = params.termStarts.map(prefixEnd);
+    const match = searchMatch(q.search);
+    if (match) params.searchMatch = match;
+    else {
+      params.termStarts = searchTerms(q.search);
+      params.termEnds = params.termStarts.map(prefixEnd);
+    }
   }
   // Without include_new an updated_from search is about changes to contacts that already existed.
   return { shape: { trashed: q.include_trashed, trashedOnly: q.only_trashed, archived: q.include_archived, newToo: !!q.include_new }, params };
@@ -63,7 +67,8 @@ function applyFilters(query: ContactQuery, s: ListShape, p: Placeholders<ListPar
   } else if (p.updatedTo) x = x.where('contacts.updated_at', '<=', p.updatedTo);
   if (p.createdFrom) x = x.where('contacts.created_at', '>=', p.createdFrom);
   if (p.createdTo) x = x.where('contacts.created_at', '<=', p.createdTo);
-  const { email, tagId, termStarts, termEnds } = p;
+  const { email, tagId, searchMatch: match, termStarts, termEnds } = p;
+  if (match) x = x.where('contacts.id', 'in', (eb: Eb) => matchingIds(eb, match));
   if (email) x = x.where('contacts.id', 'in', (eb: Eb) => eb.selectFrom('contact_emails').select('contact_id').where('email_lc', '=', email));
   if (tagId) x = x.where('contacts.id', 'in', (eb: Eb) => eb.selectFrom('contact_tags').select('contact_id').where('tag_id', '=', tagId));
   if (termStarts && termEnds) {

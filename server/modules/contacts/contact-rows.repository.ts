@@ -5,7 +5,7 @@ import { nextVersion } from '../../db/versions.js';
 import { adjustCounts, type CountedGroup, moveCounts, shiftCounts } from './contact-counts.repository.js';
 import { ActivityType, recordSetChange } from './contact-history.repository.js';
 import { type ContactInput, addressOf } from './contact-input.js';
-import { insertSearchTerms, reindexSearch } from './contact-search.repository.js';
+import { insertSearchTerms, reindexSearch, unindex } from './contact-search.repository.js';
 
 /*
  * The one way to write contact rows. Whatever inserts, changes, moves or removes contacts goes through here, so
@@ -47,8 +47,6 @@ export type RowUpdate = {
   detailKinds?: number;
   /** Its names, e-mails or phones changed in their own tables: search terms follow. */
   searchChanged?: boolean;
-  /** Only e-mail addresses or phone numbers added: the search terms gain theirs, which is cheaper than reindexing. */
-  searchAdded?: { emails: string[]; phones: string[] };
 };
 
 const SEARCHED_COLUMNS = ['first_name', 'last_name', 'email', 'phone'] as const;
@@ -65,7 +63,6 @@ export async function updateContactRow(tx: Db, before: Contact, update: RowUpdat
     .where('id', '=', before.id).returningAll().executeTakeFirstOrThrow();
   if (COUNTED_COLUMNS.some((c) => before[c] !== updated[c])) await adjustCounts(tx, [before], [updated]);
   if (update.searchChanged || SEARCHED_COLUMNS.some((c) => before[c] !== updated[c])) await reindexSearch(tx, updated);
-  else if (update.searchAdded) await insertSearchTerms(tx, updated, update.searchAdded.emails, update.searchAdded.phones);
   return updated;
 }
 
@@ -82,6 +79,7 @@ export async function setTrashed(tx: Db, contacts: Contact[], trashed: boolean, 
 /** Deletes contacts for good; their details go with them (ON DELETE CASCADE), their history stays. */
 export async function deleteContactRows(tx: Db, contacts: Contact[]): Promise<void> {
   if (!contacts.length) return;
+  await unindex(tx, contacts.map((c) => c.id));
   await tx.deleteFrom('contacts').where('id', 'in', contacts.map((c) => c.id)).execute();
   await adjustCounts(tx, contacts, []);
 }

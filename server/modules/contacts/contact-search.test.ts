@@ -1,0 +1,84 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Member } from '../../db/schema.js';
+import { type Caller, serverWithTeam, type Team, type TestServer } from '../../test/harness.js';
+import { searchMatch } from './contact-search.repository.js';
+
+/* The contacts list's `search` (extension): any part of a name, an e-mail address or a run of a phone's digits. */
+let server: TestServer;
+let team: Team;
+let api: (member: Member) => Caller;
+let rep: Caller;
+const ids: Record<string, string> = {};
+
+beforeAll(async () => {
+  ({ server, team, api } = await serverWithTeam());
+  rep = api(team.rep);
+  const create = async (key: string, body: object) => (ids[key] = (await rep.post('/rest/1/contacts', { ...body, allow_duplicates: 1 })).body.contacts.contacts.contact_user_id);
+  await create('ethan', { first_name: 'Ethan', last_name: 'Murphy', email: 'ethan.murphy@acme-widgets.example', phone: '(214) 999-7486' });
+  await create('olivia', { first_name: 'Olivia', last_name: 'Ethans', email: 'olivia@globex.example', phone: '3125550142', additional_phone: [{ number: '6465551234' }] });
+  await create('mary', { first_name: 'Mary', last_name: 'Kim', email: 'mk@initech.example', phone: '4155550199' });
+  await api(team.teammate).post('/rest/1/contacts', { first_name: 'Ethan', last_name: 'Murphy', email: 'other@acme-widgets.example', phone: '2149997486' });
+});
+afterAll(() => server?.close());
+
+const found = async (search: string, who: Caller = rep) =>
+  (await who.get(`/rest/1/contacts?search=${encodeURIComponent(search)}&page_size=100`)).body.contacts.contacts.map((c: { contact_user_id: string }) => c.contact_user_id).sort();
+const idsOf = (...keys: string[]) => keys.map((k) => ids[k]).sort();
+
+describe('search', () => {
+  it.each([
+    ['a first name', 'ethan', ['ethan', 'olivia']],
+    ['a part of a last name', 'urph', ['ethan']],
+    ['the full name in either order', 'murphy ethan', ['ethan']],
+    ['the full name', 'Ethan Murphy', ['ethan']],
+    ['a part of an e-mail address', 'ethan.mur', ['ethan']],
+    ['an e-mail domain', 'acme-widgets.example', ['ethan']],
+    ['a run of phone digits with punctuation', '999-7486', ['ethan']],
+    ['a whole number with its country code', '12149997486', ['ethan']],
+    ['a formatted number', '(214) 999-7486', ['ethan']],
+    ['a run of an additional phone', '555123', ['olivia']],
+    ['three digits', '199', ['mary']],
+    ['a two-letter prefix', 'ma', ['mary']],
+    ['a name and a number together', 'kim 4155', ['mary']],
+    ['nothing of anyone', 'zebra', []],
+  ])('finds by %s (%s)', async (_label, search, expected) => {
+    expect(await found(search)).toEqual(idsOf(...(expected as string[])));
+  });
+
+  it("never finds another member's contacts, and a manager finds the team's", async () => {
+    expect(await found('acme-widgets')).toEqual(idsOf('ethan'));
+    expect((await found('acme-widgets', api(team.manager))).length).toBe(2);
+  });
+
+  it('follows changes: a changed number, a new e-mail, a trashed and a deleted contact', async () => {
+    await rep.put(`/rest/1/contacts/${ids.mary}`, { phone: '4155550123', email: 'mary.kim@hooli.example' });
+    expect(await found('0199')).toEqual([]);
+    expect(await found('hooli')).toEqual(idsOf('mary'));
+    await rep.post(`/rest/1/contacts/${ids.mary}/emails`, { email_address: 'second@piedpiper.example', is_primary: false });
+    expect(await found('piedpiper')).toEqual(idsOf('mary'));
+    await rep.delete(`/rest/1/contacts/${ids.mary}`);
+    expect(await found('hooli')).toEqual([]);
+    await rep.delete(`/rest/1/contacts/${ids.mary}?permanent=1`);
+    const left = await server.ctx.store.db.selectFrom('contact_search').select('rowid').where('rowid', '=', Number(ids.mary)).execute();
+    expect(left).toEqual([]);
+  });
+
+  it('counts what it finds, and pages through it', async () => {
+    const reply = await rep.get('/rest/1/contacts?search=ethan&page_size=1&page=2');
+    expect(reply.body.contacts).toMatchObject({ total_results: 2, total_pages: 2, page: 2 });
+    expect(reply.body.contacts.contacts).toHaveLength(1);
+  });
+});
+
+describe('searchMatch', () => {
+  it.each([
+    ['murphy ethan', '{names emails} : "murphy" AND {names emails} : "ethan"'],
+    ['(214) 999-7486', 'phones : "2149997486"'],
+    ['1-214-999-7486', 'phones : "2149997486"'],
+    ['o"brien', '{names emails} : "o""brien"'],
+    ['al', undefined],
+    ['jo smith', undefined],
+  ])('turns %j into %j', (query, expected) => {
+    expect(searchMatch(query)).toBe(expected);
+  });
+});
