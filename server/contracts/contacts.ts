@@ -161,7 +161,7 @@ const dateOrTimestampParam = (endOfDay: boolean) =>
       .optional(),
   );
 
-export const CONTACT_SORT_COLUMNS = ['date_added', 'date_modified', 'first_name', 'last_name', 'email', 'rating'] as const;
+export const CONTACT_SORT_COLUMNS = ['date_added', 'date_modified', 'first_name', 'last_name', 'email', 'rating', 'owner'] as const;
 export type ContactSortColumn = (typeof CONTACT_SORT_COLUMNS)[number];
 
 export const listContactsQuery = paging

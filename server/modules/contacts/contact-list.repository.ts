@@ -11,7 +11,10 @@ import { type ContactQuery, inScope, type ScopeParams, scopeParams } from './con
 
 type Eb = ExpressionBuilder<Database, 'contacts'>;
 
-const SORT_COLUMNS: Record<ContactSortColumn, 'id' | 'updated_at' | 'first_name' | 'last_name' | 'email' | 'rating'> = {
+/** Sorts by a column of the contact; by owner is a walk over the owners in name order (`listByOwner`). */
+type ColumnSort = Exclude<ContactSortColumn, 'owner'>;
+
+const SORT_COLUMNS: Record<ColumnSort, 'id' | 'updated_at' | 'first_name' | 'last_name' | 'email' | 'rating'> = {
   // Ids grow with creation time, so "date added" is the primary key order and needs no sort.
   date_added: 'id',
   date_modified: 'updated_at',
@@ -83,7 +86,7 @@ function applyFilters(query: ContactQuery, s: ListShape, p: Placeholders<ListPar
   return x;
 }
 
-type PageShape = ListShape & { sort: ContactSortColumn; direction: 'asc' | 'desc' };
+type PageShape = ListShape & { sort: ColumnSort; direction: 'asc' | 'desc' };
 
 const contactsPage = prepared<PageShape, ListParams & { limit: number; offset: number }, PageRow>('contacts page', (db, s, p) => {
   const column = SORT_COLUMNS[s.sort];
@@ -113,6 +116,7 @@ const countedTotal = prepared<ListShape, CountedParams, { n: number | null }>('c
 
 export async function listContacts(db: Db, scope: Scope, q: ListContactsQuery) {
   const { shape, params } = listPlan(scope, q);
+  if (q.sort_by === 'owner') return listByOwner(db, scope, q, shape, params);
   const page = { ...shape, sort: q.sort_by, direction: q.sort_order === 'ASC' ? 'asc' : 'desc' } as const;
   const [rows, count] = await Promise.all([
     contactsPage(db, page, { ...params, limit: q.page_size, offset: (q.page - 1) * q.page_size }),
@@ -137,4 +141,53 @@ export async function countOfList(db: Db, scope: Scope, q: ListContactsQuery): P
   const { shape, params } = listPlan(scope, q);
   const count = isCounted(params) ? await countedTotal(db, shape, params) : await contactsCount(db, shape, params);
   return Number(count[0]?.n ?? 0);
+}
+
+const countedByOwner = prepared<ListShape, CountedParams, { owner_id: number; n: number }>('contacts counted per owner', (db, s, p) => {
+  let q = db.selectFrom('contact_counts').select((eb) => ['owner_id', eb.fn.sum<number>('n').as('n')]).where('org_id', '=', p.orgId).groupBy('owner_id');
+  if (p.memberIds) q = q.where('owner_id', 'in', p.memberIds);
+  if (p.folderId) q = q.where('folder_key', '=', p.folderId);
+  if (s.trashedOnly) q = q.where('trashed', '=', 1);
+  else if (!s.trashed) q = q.where('trashed', '=', 0);
+  if (!s.archived) q = q.where('archived', '=', 0);
+  return q;
+});
+
+const countsByOwner = prepared<ListShape, ListParams, { owner_id: number; n: number }>('contacts per owner', (db, s, p) =>
+  applyFilters(db.selectFrom('contacts'), s, p).select((eb) => ['contacts.owner_id', eb.fn.countAll<number>().as('n')]).groupBy('contacts.owner_id'));
+
+/** The owners a scope may see, by name (as their records show it), then id. */
+const ownersByName = prepared<null, ScopeParams, { id: number }>('owners by name', (db, _, p) => {
+  const q = db.selectFrom('members').select('id').where('org_id', '=', p.orgId)
+    .orderBy((eb) => eb.fn('lower', [eb.fn.coalesce(eb.fn('nullif', [eb.fn('trim', [eb(eb('first_name', '||', ' '), '||', eb.ref('last_name'))]), eb.val('')]), 'username')]))
+    .orderBy('id');
+  return p.memberIds ? q.where('id', 'in', p.memberIds) : q;
+});
+
+/**
+ * A page sorted by owner name: each owner's share of the list is counted (a sum of kept counts when the list allows,
+ * else one grouped count), then the page is read owner by owner, newest first within each, from the index each
+ * owner's contacts already have. No sort of the whole list, however long.
+ */
+async function listByOwner(db: Db, scope: Scope, q: ListContactsQuery, shape: ListShape, params: ListParams) {
+  const [owners, counts] = await Promise.all([
+    ownersByName(db, null, scopeParams(scope)),
+    isCounted(params) ? countedByOwner(db, shape, params) : countsByOwner(db, shape, params),
+  ]);
+  const countOf = new Map(counts.map((c) => [c.owner_id, Number(c.n)]));
+  const order = q.sort_order === 'ASC' ? owners : [...owners].reverse();
+  let skip = (q.page - 1) * q.page_size;
+  const rows: PageRow[] = [];
+  for (const { id } of order) {
+    const n = countOf.get(id) ?? 0;
+    if (rows.length >= q.page_size) break;
+    if (skip >= n) {
+      skip -= n;
+      continue;
+    }
+    const page = { ...shape, sort: 'date_added' as const, direction: 'desc' as const };
+    rows.push(...(await contactsPage(db, page, { ...params, memberIds: [id], limit: q.page_size - rows.length, offset: skip })));
+    skip = 0;
+  }
+  return { rows, total: [...countOf.values()].reduce((a, b) => a + b, 0) };
 }
