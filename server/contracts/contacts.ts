@@ -228,3 +228,9 @@ export function listQueryOf(filter: ContactFilter, pageSize: number): ListContac
     include_new: false, include_trashed: false, include_archived: false, sort_order: 'DESC', sort_by: 'date_added',
   };
 }
+
+/** Extension: the caller's contacts that share an e-mail address or phone number with a contact about to be created. */
+export const matchesQuery = z.object({
+  email: query.value(cleanText(z.string().trim().max(254)).optional()),
+  phone: query.value(cleanText(z.string().trim().max(40)).optional()),
+});

@@ -38,6 +38,7 @@ export const Codes = {
   methodNotAllowed: 40501,
   requestTimeout: 40801,
   conflict: 40901,
+  staleVersion: 40902,
   payloadTooLarge: 41301,
   unsupportedMediaType: 41501,
   rangeNotSatisfiable: 41601,

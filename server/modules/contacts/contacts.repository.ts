@@ -56,3 +56,15 @@ export async function findDuplicate(db: Db, orgId: number, ownerIds: number[] | 
   return db.selectFrom('contacts').selectAll().where('id', '=', Math.min(...ids)).executeTakeFirst();
 }
 
+
+/** Contacts a scope may see, not in the trash, with this e-mail (any case) or these phone digits: up to `limit`, oldest first. */
+export async function findMatches(db: Db, scope: Scope, email: string | null, phone: string | null, limit: number): Promise<number[]> {
+  if (!email && !phone) return [];
+  let q = db.selectFrom('contacts').select('contacts.id').where('contacts.org_id', '=', scope.orgId).where('contacts.trashed', '=', 0)
+    .where((eb) => eb.or([
+      ...(email ? [eb('contacts.id', 'in', eb.selectFrom('contact_emails').select('contact_id').where('email_lc', '=', email))] : []),
+      ...(phone ? [eb('contacts.id', 'in', eb.selectFrom('contact_phones').select('contact_id').where('phone_number', '=', phone))] : []),
+    ]));
+  if (scope.kind === 'team') q = q.where('contacts.owner_id', 'in', scope.memberIds);
+  return (await q.orderBy('contacts.id').limit(limit).execute()).map((r) => r.id);
+}

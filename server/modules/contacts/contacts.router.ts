@@ -3,7 +3,7 @@ import { authOf } from '../../auth/middleware.js';
 import type { Context } from '../../context.js';
 import type { AuditRecord, ContactActivityRecord } from '../../contracts/contact-records.js';
 import {
-  activitiesQuery, contactIdParam, createContactBody, deleteContactsBody, deleteContactsQuery, listContactsQuery, updateContactBody,
+  activitiesQuery, contactIdParam, matchesQuery, createContactBody, deleteContactsBody, deleteContactsQuery, listContactsQuery, updateContactBody,
 } from '../../contracts/contacts.js';
 import { paging } from '../../contracts/common.js';
 import { phoneNumberParam } from '../../contracts/dial-sessions.js';
@@ -42,16 +42,27 @@ export function contactsRouter(ctx: Context): Router {
     sendNoContent(res);
   });
 
+  // Extension, before /contacts/:contact_id: the caller's contacts a new contact would duplicate.
+  router.get('/contacts/matches', async (req, res) => {
+    const { email, phone } = parse(matchesQuery, req.query);
+    const records = await service.matchingRecords(ctx, authOf(req), email, phone);
+    sendSerializedList(res, 'contacts', records, pageMeta({ page: 1, page_size: Math.max(1, records.length) }, records.length));
+  });
+
   router.get('/contacts/:contact_id', async (req, res) => {
     const auth = authOf(req);
     const { contact_id } = parse(contactIdParam, req.params);
     parse(paging, req.query);
-    sendSerializedList(res, 'contacts', [await service.contactRecord(ctx, auth, contact_id)], oneOfOne());
+    const { json, version } = await service.versionedRecord(ctx, auth, contact_id);
+    res.set('ETag', service.etagOf(contact_id, version));
+    sendSerializedList(res, 'contacts', [json], oneOfOne());
   });
 
   router.put('/contacts/:contact_id', async (req, res) => {
     const { contact_id } = parse(contactIdParam, req.params);
-    const contact = await service.updateContact(ctx, authOf(req), contact_id, parse(updateContactBody, req.body));
+    const ifMatch = req.get('if-match')?.split(',').map((tag) => tag.trim().replace(/^W\//, ''));
+    const contact = await service.updateContact(ctx, authOf(req), contact_id, parse(updateContactBody, req.body), ifMatch);
+    res.set('ETag', service.etagOf(contact.id, contact.version));
     sendList(res, 'contacts', await service.presentContacts(db, [contact]), oneOfOne());
   });
 

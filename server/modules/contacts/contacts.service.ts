@@ -5,7 +5,7 @@ import type { CreatedContactRecord } from '../../contracts/contact-records.js';
 import { type CreateContactBody, type ListContactsQuery, phoneDigits, type UpdateContactBody } from '../../contracts/contacts.js';
 import type { Db } from '../../db/database.js';
 import type { Contact } from '../../db/schema.js';
-import { conflict, notFound, unknownReference } from '../../lib/errors.js';
+import { ApiError, Codes, conflict, notFound, unknownReference } from '../../lib/errors.js';
 import { now, timestampOrZero } from '../../lib/time.js';
 import { catalogVersion } from '../../db/versions.js';
 import { findFolder } from '../folders/folders.repository.js';
@@ -61,9 +61,27 @@ export async function listContacts(ctx: Context, auth: AuthContext, query: ListC
 
 /** The serialized record of a contact the caller may see; anything else is "not found". */
 export async function contactRecord(ctx: Context, auth: AuthContext, id: number): Promise<string> {
-  const [json] = await serializedRecords(ctx, auth.scope.orgId, await repo.findVisibleVersions(ctx.store.db, auth.scope, [id]));
-  if (json === undefined) throw notFound(`There is no contact ${id}.`);
-  return json;
+  return (await versionedRecord(ctx, auth, id)).json;
+}
+
+/** The serialized record and the version it shows (its ETag: `etagOf`). */
+export async function versionedRecord(ctx: Context, auth: AuthContext, id: number): Promise<{ json: string; version: number }> {
+  const rows = await repo.findVisibleVersions(ctx.store.db, auth.scope, [id]);
+  const [json] = await serializedRecords(ctx, auth.scope.orgId, rows);
+  if (json === undefined || !rows[0]) throw notFound(`There is no contact ${id}.`);
+  return { json, version: rows[0].version };
+}
+
+/** A contact's ETag (extension): its id and version, which every change to what its record shows raises. */
+export const etagOf = (id: number, version: number) => `"${id}.${version}"`;
+
+/**
+ * The caller's contacts (not in the trash) that share the e-mail address or phone number given, as records: what the
+ * web app shows before creating a contact that would otherwise update one of them (the contract's duplicate rule).
+ */
+export async function matchingRecords(ctx: Context, auth: AuthContext, email: string | undefined, phone: string | undefined): Promise<string[]> {
+  const ids = await repo.findMatches(ctx.store.db, auth.scope, email ? email.toLowerCase() : null, phone ? phoneDigits(phone) || null : null, 10);
+  return serializedRecords(ctx, auth.scope.orgId, await repo.findVisibleVersions(ctx.store.db, auth.scope, ids));
 }
 
 /** A contact the caller may see; anything else is "not found", whether it exists or not. */
@@ -150,9 +168,19 @@ function createdRecord(contact: Contact, body: CreateContactBody, action: Create
   };
 }
 
-export async function updateContact(ctx: Context, auth: AuthContext, id: number, body: UpdateContactBody): Promise<Contact> {
+/**
+ * Updates a contact. With a precondition (If-Match, extension) the update applies only to the version the caller
+ * read: a contact changed since is a 409 that changes nothing. Without one, the last update wins, as the contract has it.
+ */
+export async function updateContact(ctx: Context, auth: AuthContext, id: number, body: UpdateContactBody, ifMatch?: string[]): Promise<Contact> {
   return ctx.store.write(async (tx) => {
     const contact = await visibleContact(tx, auth.scope, id);
+    if (ifMatch && !ifMatch.includes('*') && !ifMatch.includes(etagOf(contact.id, contact.version))) {
+      throw new ApiError(409, [{
+        code: Codes.staleVersion, field: 'If-Match',
+        reason: 'The contact has changed since you read it. Nothing was saved: read it again, then apply your changes to what it holds now.',
+      }]);
+    }
     return applyUpdate(tx, auth, contact, body, now());
   });
 }
