@@ -2,6 +2,9 @@ import os from 'node:os';
 import proxyAddr from 'proxy-addr';
 import { z } from 'zod';
 
+/** Whether a listening address is reachable from this machine alone. */
+export const isLoopback = (host: string) => /^(localhost|::1|\[::1\]|127(\.\d{1,3}){3})$/i.test(host.trim());
+
 const commaList = (value: string) => value.split(',').map((v) => v.trim()).filter(Boolean);
 
 /** The addresses whose X-Forwarded-For is believed; the same parser Express uses, so a value it refuses stops start-up. */
@@ -20,7 +23,7 @@ const DEFAULT_WORKERS = Math.min(os.availableParallelism(), 4);
 const schema = z
   .object({
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-    HOST: z.string().min(1).default('0.0.0.0'),
+    HOST: z.string().min(1).default('127.0.0.1'),
     DATABASE_URL: z
       .string()
       .default('sqlite:./data/ringbook.db')
@@ -28,7 +31,7 @@ const schema = z
     PUBLIC_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// address' }).optional(),
     SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-    DEMO_DATA: z.enum(['0', '1']).default('1'),
+    DEMO_DATA: z.enum(['0', '1']).optional(),
     SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(60),
     SESSION_MAX_HOURS: z.coerce.number().int().min(1).max(24 * 30).default(12),
     WORKERS: z.coerce.number().int().min(1).max(64).default(DEFAULT_WORKERS),
@@ -50,7 +53,9 @@ const schema = z
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
     secretKey: env.SECRET_KEY,
     logLevel: env.LOG_LEVEL,
-    demoData: env.DEMO_DATA === '1',
+    /* 'asked': DEMO_DATA=1 was set; 'default': not set, so demo data only while the server is reachable from this machine alone. */
+    demoData: env.DEMO_DATA === '1' ? ('asked' as const) : env.DEMO_DATA === '0' ? ('off' as const) : ('default' as const),
+    exposed: !isLoopback(env.HOST),
     session: { idleSeconds: env.SESSION_IDLE_MINUTES * 60, maxSeconds: env.SESSION_MAX_HOURS * 3600 },
     workers: env.WORKERS,
     recordCacheSize: env.RECORD_CACHE_SIZE,

@@ -11,7 +11,7 @@ import { isEmpty, openStore, sqlitePath } from './db/database.js';
 import { loadSecretKey } from './auth/secret-key.js';
 import { setClock } from './lib/clock.js';
 import { createLogger, type Logger } from './lib/logger.js';
-import { seedDemo, type DemoLogin } from './seed/demo.js';
+import { publishedDemoLogins, seedDemo, type DemoLogin } from './seed/demo.js';
 
 /*
  * One process per worker (WORKERS, see config.ts), all serving the same port: Node's cluster hands each new
@@ -44,12 +44,27 @@ async function main() {
   }
 }
 
-/** Applies migrations and, on an empty store, seeds the demo data; answers the demo logins it created. */
+/**
+ * Applies migrations and, on an empty store, seeds the demo data; answers the demo logins it created. A server
+ * reachable from other machines (HOST not loopback) neither seeds nor keeps demo accounts with the published password
+ * unless DEMO_DATA=1 asks for them: it says so, and refuses to start on a store that has them.
+ */
 async function prepareStore(config: Config, logger: Logger): Promise<DemoLogin[]> {
   const store = await openStore(config.databaseUrl);
   try {
+    const guarded = config.exposed && config.demoData !== 'asked';
+    if (guarded) {
+      const published = await publishedDemoLogins(store.db);
+      if (published.length) {
+        throw new ConfigError(`HOST=${config.host} makes this server reachable from other machines, and the store has demo accounts with the published password (${published.join(', ')}). Change their passwords, use another store, or set DEMO_DATA=1 to serve them anyway (a demo).`);
+      }
+    }
     const empty = await isEmpty(store.db);
-    if (!empty || !config.demoData) return [];
+    if (!empty || config.demoData === 'off') return [];
+    if (guarded) {
+      process.stdout.write(`\nNot seeding demo data: HOST=${config.host} is reachable from other machines and the demo logins share a published password. Set DEMO_DATA=1 to seed it anyway.\n`);
+      return [];
+    }
     const started = Date.now();
     const ctx = createContext({ store, config, logger, secretKey: loadSecretKey(config.secretKey, sqlitePath(config.databaseUrl)) });
     const logins = await seedDemo(ctx);

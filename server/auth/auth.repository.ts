@@ -13,6 +13,9 @@ export const findMemberById = async (db: Db, id: number): Promise<Member | undef
 export const findMemberByUsername = (db: Db, username: string) =>
   db.selectFrom('members').selectAll().where('username', '=', username).executeTakeFirst();
 
+export const findMembersByUsername = (db: Db, usernames: string[]) =>
+  db.selectFrom('members').selectAll().where('username', 'in', usernames).execute();
+
 /** Ids of a member and everyone beneath it in the team tree, at any depth. */
 const team = prepared<null, { memberId: number }, { id: number }>('team', (db, _, p) =>
   db

@@ -3,6 +3,9 @@
  * service the API uses, so every derived row (phones, search terms, tags, custom fields, history) is real.
  */
 import { scopeFor } from '../auth/access.js';
+import { findMembersByUsername } from '../auth/auth.repository.js';
+import { verifyPassword } from '../auth/passwords.js';
+import type { Db } from '../db/database.js';
 import type { AuthContext } from '../auth/access.js';
 import type { Context } from '../context.js';
 import { createContactBody } from '../contracts/contacts.js';
@@ -167,4 +170,12 @@ function customFields(rnd: Random, company: string) {
     { name: 'Renewal date', type: 3, value: `${rnd.int(2026, 2027)}-${month}-${day}` },
     { name: 'Opted in', type: 2, value: rnd.chance(0.6) ? '1' : '0' },
   ];
+}
+
+/** The demo logins in a store that still sign in with the published password. */
+export async function publishedDemoLogins(db: Db): Promise<string[]> {
+  const usernames = ['vendor', ...TEAM.map((t) => t.username)];
+  const members = await findMembersByUsername(db, usernames);
+  const published = await Promise.all(members.map(async (m) => ((await verifyPassword(DEMO_PASSWORD, m.password_hash)) ? m.username : null)));
+  return published.filter((u): u is string => u !== null);
 }
