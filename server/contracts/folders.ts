@@ -18,6 +18,8 @@ const pageSizeRange = { error: `must be from 1 to ${PAGE_SIZE_MAX}` };
 
 export const listFoldersQuery = z.object({
   structure: query.flag,
+  /* Extension: each folder's active contacts in the caller's scope, and the count in no folder. */
+  with_counts: query.flag,
   page: query.value(intLike.pipe(z.number().int().min(1, { error: 'must be 1 or more' })).default(1)),
   page_size: query.value(intLike.pipe(z.number().int().min(1, pageSizeRange).max(PAGE_SIZE_MAX, pageSizeRange)).default(100)),
 });
@@ -41,7 +43,7 @@ export const folderIdParam = z.object({ folder_id: idLike });
 export const deleteFolderQuery = z.object({ move_folder_id: query.optionalId });
 
 /** A folder in plain listings and in POST/PUT answers; description and parent_id ('0' = top level) are extensions. */
-export type FolderRecord = { folder_id: string; folder_name: string; description: string; parent_id: string };
+export type FolderRecord = { folder_id: string; folder_name: string; description: string; parent_id: string; contact_count?: number };
 
 /** A folder with structure=1: sub-folders nest under _embedded. */
 export type FolderNode = {
@@ -51,4 +53,5 @@ export type FolderNode = {
   description: string;
   _links: { self: { href: string } };
   _embedded?: { folders: FolderNode[] };
+  contact_count?: number;
 };

@@ -40,11 +40,21 @@ export const updateMemberBody = z.object({
   email: email.optional(),
   username: username.optional(),
   phone: text(40).optional(),
+  /* Extensions, the vendor's only: where the member sits in the team tree. */
+  manager_id: idLike.optional(),
+  role: z.enum(memberRoles, { error: 'must be manager or member' }).optional(),
 });
 
 export const listMembersQuery = paging.extend({
   entire_team: query.flag,
   user_id: query.optionalId,
+  /* Extension: each member's active contacts. */
+  with_counts: query.flag,
+});
+
+export const deleteMemberQuery = z.object({
+  /* Extension: who takes the member's contacts (default: the member above it). */
+  move_contacts_to: query.optionalId,
 });
 
 export const memberIdParam = z.object({ user_id: idLike });
@@ -68,5 +78,6 @@ export type MemberRecord = {
   subscription_status: string;
   role: 'vendor' | (typeof memberRoles)[number];
   manager_id: string | null;
+  contact_count?: number;
   oauth?: { bearer_token: string };
 };

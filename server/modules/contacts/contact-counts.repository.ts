@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import type { Scope } from '../../auth/access.js';
 import type { Db } from '../../db/database.js';
 import type { Contact } from '../../db/schema.js';
 
@@ -81,4 +82,13 @@ export async function recountOrganisation(tx: Db, orgId: number): Promise<void> 
         .groupBy(['org_id', 'owner_id', sql`coalesce(folder_id, 0)`, 'trashed', 'archived']),
     )
     .execute();
+}
+
+/** Active contacts (not trashed, not archived) a scope holds, per folder (0: none) or per owner: from the kept counts. */
+export async function activeCountsBy(db: Db, scope: Scope, by: 'folder_key' | 'owner_id'): Promise<Map<number, number>> {
+  let q = db.selectFrom('contact_counts').select((eb) => [by, eb.fn.sum<number>('n').as('n')])
+    .where('org_id', '=', scope.orgId).where('trashed', '=', 0).where('archived', '=', 0).groupBy(by);
+  if (scope.kind === 'team') q = q.where('owner_id', 'in', scope.memberIds);
+  const rows = await q.execute();
+  return new Map(rows.map((r) => [Number((r as Record<string, unknown>)[by]), Number(r.n)]));
 }

@@ -4,6 +4,7 @@ import type { Context } from '../../context.js';
 import { createFolderBody, deleteFolderQuery, folderIdParam, listFoldersQuery, updateFolderBody } from '../../contracts/folders.js';
 import { pageMeta, sendNoContent, sendSuccess } from '../../lib/envelope.js';
 import { parse } from '../../lib/validate.js';
+import { activeCountsBy } from '../contacts/contact-counts.repository.js';
 import { keyedByPosition, toFolderNode, toFolderRecord } from './folders.serializer.js';
 import * as service from './folders.service.js';
 
@@ -12,10 +13,12 @@ export function foldersRouter(ctx: Context): Router {
 
   router.get('/folders', async (req, res) => {
     const query = parse(listFoldersQuery, req.query);
-    const { rows, total, childrenOf } = await service.listFolders(ctx, authOf(req), query);
-    const items: unknown[] = query.structure ? rows.map((f) => toFolderNode(f, childrenOf(f))) : rows.map(toFolderRecord);
+    const auth = authOf(req);
+    const { rows, total, childrenOf } = await service.listFolders(ctx, auth, query);
+    const counts = query.with_counts ? await activeCountsBy(ctx.store.db, auth.scope, 'folder_key') : undefined;
+    const items: unknown[] = query.structure ? rows.map((f) => toFolderNode(f, childrenOf(f), counts)) : rows.map((f) => toFolderRecord(f, counts));
     const meta = pageMeta(query, total);
-    sendSuccess(res, 200, 'folders', { ...keyedByPosition(items), ...meta });
+    sendSuccess(res, 200, 'folders', { ...keyedByPosition(items), ...meta, ...(counts ? { unfiled_count: counts.get(0) ?? 0 } : {}) });
   });
 
   // The contract answers 200, not 201, to a created folder.

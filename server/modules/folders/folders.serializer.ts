@@ -1,17 +1,22 @@
 import type { FolderNode, FolderRecord } from '../../contracts/folders.js';
 import type { Folder } from '../../db/schema.js';
 
-export function toFolderRecord(folder: Folder): FolderRecord {
+/** Contacts per folder id, when the caller asked for counts. */
+export type FolderCounts = Map<number, number> | undefined;
+const countOf = (folder: Folder, counts: FolderCounts) => (counts ? { contact_count: counts.get(folder.id) ?? 0 } : {});
+
+export function toFolderRecord(folder: Folder, counts?: FolderCounts): FolderRecord {
   return {
     folder_id: String(folder.id),
     folder_name: folder.name,
     description: folder.description,
     parent_id: String(folder.parent_id ?? 0),
+    ...countOf(folder, counts),
   };
 }
 
 /** The structure=1 shape: a top-level folder with its sub-folders under _embedded (only when it has some). */
-export function toFolderNode(folder: Folder, children: Folder[] = []): FolderNode {
+export function toFolderNode(folder: Folder, children: Folder[] = [], counts?: FolderCounts): FolderNode {
   const id = String(folder.id);
   return {
     id,
@@ -19,7 +24,8 @@ export function toFolderNode(folder: Folder, children: Folder[] = []): FolderNod
     folder_name: folder.name,
     description: folder.description,
     _links: { self: { href: `/rest/1/folders/${id}` } },
-    ...(children.length ? { _embedded: { folders: children.map((c) => toFolderNode(c)) } } : {}),
+    ...(children.length ? { _embedded: { folders: children.map((c) => toFolderNode(c, [], counts)) } } : {}),
+    ...countOf(folder, counts),
   };
 }
 

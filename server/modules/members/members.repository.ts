@@ -35,9 +35,9 @@ export async function insertOrganisation(db: Db, name: string, callbackSecret: s
  * Removes a member without losing anything it held: its contacts and its team move to the member above it,
  * and every moved contact gets an audit record of the transfer.
  */
-export async function deleteMemberInto(db: Db, member: Member, heirId: number, at: string, actorId: number) {
-  await transferAllContacts(db, { orgId: member.org_id, fromId: member.id, toId: heirId, at, actorId });
-  await db.updateTable('members').set({ parent_id: heirId, updated_at: at }).where('parent_id', '=', member.id).execute();
+export async function deleteMemberInto(db: Db, member: Member, heirs: { contactsTo: number; teamTo: number }, at: string, actorId: number) {
+  await transferAllContacts(db, { orgId: member.org_id, fromId: member.id, toId: heirs.contactsTo, at, actorId });
+  await db.updateTable('members').set({ parent_id: heirs.teamTo, updated_at: at }).where('parent_id', '=', member.id).execute();
   await db.deleteFrom('members').where('id', '=', member.id).execute();
   // Notes it wrote on contacts it did not own now show no author.
   await bumpCatalog(db, member.org_id);

@@ -2,9 +2,10 @@ import { Router } from 'express';
 import { requireVendor } from '../../auth/access.js';
 import { authOf } from '../../auth/middleware.js';
 import type { Context } from '../../context.js';
-import { createMemberBody, listMembersQuery, memberIdParam, updateMemberBody } from '../../contracts/members.js';
+import { createMemberBody, deleteMemberQuery, listMembersQuery, memberIdParam, updateMemberBody } from '../../contracts/members.js';
 import { oneOfOne, pageMeta, sendList, sendNoContent, sendSuccess } from '../../lib/envelope.js';
 import { parse } from '../../lib/validate.js';
+import { activeCountsBy } from '../contacts/contact-counts.repository.js';
 import * as service from './members.service.js';
 
 export function membersRouter(ctx: Context): Router {
@@ -23,7 +24,9 @@ export function membersRouter(ctx: Context): Router {
       return sendList(res, 'members', [service.present(ctx, auth, member)], oneOfOne());
     }
     const { rows, total } = await service.listMembers(ctx, auth, query);
-    sendList(res, 'members', rows.map((m) => service.present(ctx, auth, m)), pageMeta(query, total));
+    const counts = query.with_counts ? await activeCountsBy(ctx.store.db, auth.scope, 'owner_id') : undefined;
+    const records = rows.map((m) => ({ ...service.present(ctx, auth, m), ...(counts ? { contact_count: counts.get(m.id) ?? 0 } : {}) }));
+    sendList(res, 'members', records, pageMeta(query, total));
   });
 
   router.get('/members/:user_id', async (req, res) => {
@@ -49,7 +52,7 @@ export function membersRouter(ctx: Context): Router {
   router.delete('/members/:user_id', async (req, res) => {
     const auth = authOf(req);
     requireVendor(auth, 'delete members');
-    await service.deleteMember(ctx, auth, parse(memberIdParam, req.params).user_id);
+    await service.deleteMember(ctx, auth, parse(memberIdParam, req.params).user_id, parse(deleteMemberQuery, req.query).move_contacts_to ?? undefined);
     sendNoContent(res);
   });
 

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { type AuthContext, requireVendor, scopeIncludesMember } from '../../auth/access.js';
-import { findMemberById, findMemberByUsername } from '../../auth/auth.repository.js';
+import { findMemberById, findMemberByUsername, teamIds } from '../../auth/auth.repository.js';
 import { hashPassword } from '../../auth/passwords.js';
 import { issuePersonalToken, personalToken } from '../../auth/tokens.js';
 import { newCallbackSecret } from '../../callbacks/signing.js';
@@ -67,6 +67,7 @@ export async function createMember(ctx: Context, auth: AuthContext, body: z.outp
 
 export async function updateMember(ctx: Context, auth: AuthContext, id: number, body: z.output<typeof updateMemberBody>) {
   const member = await visibleMember(ctx, auth, id);
+  if (body.manager_id !== undefined || body.role !== undefined) requireVendor(auth, "move a member in the team tree or change its role");
   const changes = {
     first_name: body.first_name,
     last_name: body.last_name,
@@ -76,16 +77,51 @@ export async function updateMember(ctx: Context, auth: AuthContext, id: number, 
   };
   return ctx.store.write(async (tx) => {
     if (changes.username) await assertUsernameFree(tx, changes.username, member.id);
-    return repo.updateMember(tx, member.id, { ...changes, updated_at: now() });
+    const placement = await placementOf(tx, auth, member, body);
+    return repo.updateMember(tx, member.id, { ...changes, ...placement, updated_at: now() });
   });
 }
 
-export async function deleteMember(ctx: Context, auth: AuthContext, id: number) {
+/**
+ * A new manager or role (extensions): the manager must be a manager or the vendor, and not the member itself or
+ * anyone beneath it; the vendor keeps its role; a manager with a team stays one until its team has moved.
+ */
+async function placementOf(tx: Db, auth: AuthContext, member: Member, body: z.output<typeof updateMemberBody>) {
+  const placement: { parent_id?: number; role?: Member['role'] } = {};
+  if (body.role !== undefined && body.role !== member.role) {
+    if (member.role === 'vendor') throw invalidField('role', "The vendor account's role cannot change.");
+    if (body.role === 'member' && (await teamIds(tx, member.id)).length > 1) {
+      throw conflict(`Member ${member.id} has a team; move its members to another manager before making it a member.`);
+    }
+    placement.role = body.role;
+  }
+  if (body.manager_id !== undefined && body.manager_id !== member.parent_id) {
+    if (member.role === 'vendor') throw invalidField('manager_id', 'The vendor account has no manager.');
+    if ((await teamIds(tx, member.id)).includes(body.manager_id)) {
+      throw invalidField('manager_id', `manager_id ${body.manager_id} is ${body.manager_id === member.id ? 'the member itself' : 'in its own team'}; choose a manager above or beside it.`);
+    }
+    placement.parent_id = (await assertManager(tx, auth, body.manager_id)).id;
+  }
+  return placement;
+}
+
+/** Deletes a member: its team moves to the member above it, and its contacts there too or to `contactsTo` (extension). */
+export async function deleteMember(ctx: Context, auth: AuthContext, id: number, contactsTo?: number) {
   requireVendor(auth, 'delete members');
   const member = await visibleMember(ctx, auth, id);
   if (member.id === auth.member.id) throw forbidden('The vendor account cannot delete itself.');
-  const heirId = member.parent_id ?? auth.member.id;
-  await ctx.store.write((tx) => repo.deleteMemberInto(tx, member, heirId, now(), auth.member.id));
+  const parentId = member.parent_id ?? auth.member.id;
+  await ctx.store.write(async (tx) => {
+    let heirId = parentId;
+    if (contactsTo !== undefined) {
+      const heir = await findMemberById(tx, contactsTo);
+      if (!heir || heir.org_id !== auth.member.org_id || heir.id === member.id) {
+        throw unknownReference('move_contacts_to', `move_contacts_to ${contactsTo} is not another member of your organisation.`);
+      }
+      heirId = heir.id;
+    }
+    await repo.deleteMemberInto(tx, member, { contactsTo: heirId, teamTo: parentId }, now(), auth.member.id);
+  });
 }
 
 export type NewVendor = { username: string; password: string; email: string; firstName?: string; lastName?: string; organisation?: string };
