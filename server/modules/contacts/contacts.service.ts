@@ -14,9 +14,9 @@ import { ActivityType, recordChange } from './contact-history.repository.js';
 import { auditChanges, columnChanges, type ContactInput, differing } from './contact-input.js';
 import * as list from './contact-list.repository.js';
 import * as records from './contact-records.repository.js';
-import { DETAIL_KINDS, deleteContactRows, detailKindsOf, indexNewContact, insertContact, setTrashed, updateContactRow } from './contact-rows.repository.js';
+import { deleteContactRows, detailKindsOf, indexNewContact, insertContact, setTrashed, updateContactRow } from './contact-rows.repository.js';
 import * as repo from './contacts.repository.js';
-import { contactRecords, formatPhone } from './contacts.serializer.js';
+import { contactRecords } from './contacts.serializer.js';
 
 export async function presentContacts(db: Db, contacts: records.RecordRow[]) {
   return contacts.length ? contactRecords(contacts, await records.loadDetails(db, contacts)) : [];
@@ -235,31 +235,6 @@ export async function deleteContacts(ctx: Context, auth: AuthContext, ids: numbe
       audit: [{ action: 'trash', dataType: 'trashed', old: '0', new: '1' }],
     });
   });
-}
-
-export type CallResult = { memberId: number; contactId: number; result: string; phone: string; startedAt: string; at: string; sessionId: number };
-
-/** A dial session's call on its contact: call_result, contacted, total_calls and last_call_time, with an activity. */
-export async function recordCallResult(tx: Db, r: CallResult): Promise<void> {
-  const contact = await repo.findContactRow(tx, r.contactId);
-  if (!contact) return;
-  const changes = { call_result: r.result || null, contacted_at: r.at, total_calls: contact.total_calls + 1, last_call_time: r.startedAt };
-  await updateContactRow(tx, contact, { changes, at: r.at });
-  const audit = auditChanges(contact, changes);
-  await recordChange(tx, {
-    contactIds: [contact.id], memberId: r.memberId, at: r.at, activity: ActivityType.called,
-    text: `Called ${formatPhone(r.phone)}: ${r.result || 'no disposition'} (dial session ${r.sessionId})`, audit,
-  });
-}
-
-/** A note written in the dialer: added to the contact's history through the same path as an update's note. */
-export async function addNoteFromDialer(tx: Db, memberId: number, contactId: number, note: string, at: string): Promise<boolean> {
-  const contact = await repo.findContactRow(tx, contactId);
-  if (!contact) return false;
-  await addNote(tx, contact.id, note, memberId, at);
-  await updateContactRow(tx, contact, { changes: {}, at, detailKinds: DETAIL_KINDS.notes });
-  await recordChange(tx, { contactIds: [contact.id], memberId, at, activity: ActivityType.noteAdded, text: 'Note added', audit: [] });
-  return true;
 }
 
 /** Takes a contact out of the trash (an extension). One that is not in the trash is left as it is, and nothing recorded. */

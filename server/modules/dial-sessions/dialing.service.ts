@@ -9,7 +9,7 @@ import { nowMs } from '../../lib/clock.js';
 import { conflict, notFound } from '../../lib/errors.js';
 import { now } from '../../lib/time.js';
 import { findContactRow } from '../contacts/contacts.repository.js';
-import { addNoteFromDialer, recordCallResult } from '../contacts/contacts.service.js';
+import { addNoteFromDialer, recordCallResult } from '../contacts/contact-calls.service.js';
 import { dispositionsOf } from '../dial-library/dial-library.repository.js';
 import { settingsOf } from '../dial-settings/dial-settings.repository.js';
 import { callBeginBody, callDoneBody, contactDisplayedBody } from './callback-bodies.js';
