@@ -4,18 +4,21 @@ import type { Logger } from './lib/logger.js';
 import { RecordCache } from './lib/record-cache.js';
 import { JobRunner } from './modules/bulk-jobs/job-runner.js';
 import { createDialerRuntime, type DialerRuntime } from './modules/dial-sessions/dialer-runtime.js';
+import { Housekeeper } from './modules/housekeeping/housekeeper.js';
 
 /**
  * What the app is built from: the open store, the parsed configuration, the server key, this process's record cache,
- * and its background work: the dialer runtime (carrier, event hub, callback delivery) and the bulk job runner, which
- * whoever serves requests starts (`startBackground`) and stops.
+ * and its background work: the dialer runtime (carrier, event hub, callback delivery), the bulk job runner and the
+ * housekeeper (retention), which whoever serves requests starts (`startBackground`) and stops.
  */
 export type Context = {
   store: Store; config: Config; secretKey: Buffer; logger: Logger; records: RecordCache; dialer: DialerRuntime; jobs: JobRunner;
+  housekeeper: Housekeeper;
 };
 
-export function createContext(parts: Omit<Context, 'records' | 'dialer' | 'jobs'>): Context {
-  const ctx = { ...parts, records: new RecordCache(parts.config.recordCacheSize), jobs: new JobRunner(parts.store, parts.logger) } as Context;
+export function createContext(parts: Omit<Context, 'records' | 'dialer' | 'jobs' | 'housekeeper'>): Context {
+  const ctx = { ...parts, records: new RecordCache(parts.config.recordCacheSize), jobs: new JobRunner(parts.store, parts.logger),
+    housekeeper: new Housekeeper(parts.store, parts.logger) } as Context;
   ctx.dialer = createDialerRuntime(ctx);
   return ctx;
 }
@@ -23,9 +26,10 @@ export function createContext(parts: Omit<Context, 'records' | 'dialer' | 'jobs'
 export function startBackground(ctx: Context): void {
   ctx.dialer.start();
   ctx.jobs.start();
+  ctx.housekeeper.start();
 }
 
 /** Stops background work; event streams end, and work in hand finishes its round first. */
 export async function stopBackground(ctx: Context): Promise<void> {
-  await Promise.all([ctx.dialer.stop(), ctx.jobs.stop()]);
+  await Promise.all([ctx.dialer.stop(), ctx.jobs.stop(), ctx.housekeeper.stop()]);
 }

@@ -81,3 +81,17 @@ export async function saveAttemptCounts(db: Db, rows: AttemptCount[]) {
 export async function deleteAttemptCounts(db: Db, keys: string[]) {
   await db.deleteFrom('sign_in_attempts').where('key', 'in', keys).execute();
 }
+
+/** Housekeeping: web sessions past their absolute end (an idle one is refused when used, and ends by then too). */
+export async function pruneWebSessions(tx: Db, at: string, limit: number): Promise<number> {
+  const result = await tx.deleteFrom('sessions').where('id_hash', 'in', tx.selectFrom('sessions').select('id_hash')
+    .where('expires_at', '<=', at).limit(limit)).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** Housekeeping: sign-in counts whose window opened before `before`: a closed window counts nothing. */
+export async function pruneSignInCounts(tx: Db, before: string, limit: number): Promise<number> {
+  const result = await tx.deleteFrom('sign_in_attempts').where('key', 'in', tx.selectFrom('sign_in_attempts').select('key')
+    .where('window_started_at', '<', before).limit(limit)).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

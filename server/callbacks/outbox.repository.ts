@@ -74,3 +74,14 @@ export async function setSecret(tx: Db, orgId: number, secret: string, previous:
   await tx.updateTable('organisations')
     .set({ callback_secret: secret, callback_secret_previous: previous, callback_secret_rotated_at: at }).where('id', '=', orgId).execute();
 }
+
+/**
+ * Housekeeping: callbacks delivered or given up on before `beforeMs`, among the oldest `limit` rows (ids grow with
+ * time, so no index on time is needed and the table is never scanned); pending ones stay whatever their age.
+ */
+export async function pruneCallbacks(tx: Db, beforeMs: number, limit: number): Promise<number> {
+  const oldest = tx.selectFrom('outbox').select(['id', 'state', 'created_at_ms']).orderBy('id').limit(limit).as('w');
+  const result = await tx.deleteFrom('outbox').where('id', 'in', tx.selectFrom(oldest).select('w.id')
+    .where('w.state', '!=', 'pending').where('w.created_at_ms', '<', beforeMs)).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

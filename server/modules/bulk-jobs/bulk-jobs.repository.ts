@@ -27,3 +27,11 @@ export async function advanceJob(tx: Db, id: number, owner: string, changes: Upd
   const result = await tx.updateTable('bulk_jobs').set(changes).where('id', '=', id).where('lease_owner', '=', owner).executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
+
+/** Housekeeping: jobs that finished before `before`, among the oldest `limit` (ids grow with time); open jobs stay. */
+export async function pruneBulkJobs(tx: Db, before: string, limit: number): Promise<number> {
+  const oldest = tx.selectFrom('bulk_jobs').select(['id', 'status', 'finished_at']).orderBy('id').limit(limit).as('w');
+  const result = await tx.deleteFrom('bulk_jobs').where('id', 'in', tx.selectFrom(oldest).select('w.id')
+    .where('w.status', 'in', ['done', 'failed']).where('w.finished_at', '<', before)).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

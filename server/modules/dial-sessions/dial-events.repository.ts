@@ -21,3 +21,14 @@ export async function lastEventId(db: Db, sessionId?: number): Promise<number> {
   if (sessionId !== undefined) q = q.where('session_id', '=', sessionId);
   return Number((await q.executeTakeFirst())?.id ?? 0);
 }
+
+/**
+ * Housekeeping: events written before `before`, among the oldest `limit` rows (ids grow with time). They serve live
+ * screens' streams, which start from a snapshot; nothing reads old ones.
+ */
+export async function pruneDialEvents(tx: Db, before: string, limit: number): Promise<number> {
+  const oldest = tx.selectFrom('dial_events').select(['id', 'created_at']).orderBy('id').limit(limit).as('w');
+  const result = await tx.deleteFrom('dial_events').where('id', 'in', tx.selectFrom(oldest).select('w.id')
+    .where('w.created_at', '<', before)).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

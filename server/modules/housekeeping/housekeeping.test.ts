@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { enqueueCallback } from '../../callbacks/outbox.repository.js';
+import { nowMs, resetClock, setClock } from '../../lib/clock.js';
+import { now } from '../../lib/time.js';
+import { type Caller, serverWithTeam, TEST_PASSWORD, type Team, type TestServer } from '../../test/harness.js';
+import { insertEvent } from '../dial-sessions/dial-events.repository.js';
+
+/* Housekeeping: what has served its purpose goes after its retention, what may still be needed stays. */
+let server: TestServer;
+let team: Team;
+let rep: Caller;
+
+const LONG_AGO = new Date('2026-09-01T12:00:00Z');
+const TODAY = new Date('2026-11-23T18:00:00Z');
+
+beforeAll(async () => {
+  setClock(LONG_AGO);
+  let api;
+  ({ server, team, api } = await serverWithTeam({ CALLBACK_ALLOWED_HOSTS: 'receiver.test' }));
+  rep = api(team.rep);
+  // Callbacks stay as the test settles them: nothing delivers them meanwhile.
+  await server.ctx.dialer.delivery.stop();
+});
+afterAll(async () => {
+  resetClock();
+  await server?.close();
+});
+
+const db = () => server.ctx.store.db;
+const count = async (table: 'outbox' | 'dial_events' | 'bulk_jobs' | 'sessions' | 'sign_in_attempts') =>
+  Number((await db().selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+
+const signIn = (username: string, password: string) => server.as().raw('/auth/login', {
+  method: 'POST', headers: { 'content-type': 'application/json', 'x-ringbook-request': '1' }, body: JSON.stringify({ username, password }),
+});
+let n = 0;
+
+/** What a day of use leaves: a dial session's events and callbacks, a finished bulk job, a web session, sign-in counts. */
+async function useTheProduct(callbacks: number, settle: 'delivered' | 'failed' | 'pending') {
+  const session = await rep.post('/rest/1/dialsession', { contacts: [{ first_name: 'Kept', phone: '3124720100' }] });
+  expect(session.status, session.text).toBe(201);
+  const sessionId = Number(session.body.dialsessions.dialsession_id);
+  const start = Number((await db().selectFrom('outbox').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst())?.id ?? 0);
+  await server.ctx.store.write(async (tx) => {
+    for (let i = 0; i < 3; i++) await insertEvent(tx, sessionId, 'contact_displayed', { position: i }, now());
+    await enqueueCallback(tx, Array.from({ length: callbacks }, () => ({
+      orgId: team.rep.org_id, sessionId, type: 'api_calldone', url: 'https://receiver.test/done', body: '{}',
+    })), nowMs());
+    if (settle !== 'pending') await tx.updateTable('outbox').set({ state: settle }).where('id', '>', start).execute();
+  });
+  const job = await rep.post('/rest/1/bulkjobs', { action: 'add_tag', tag: 'Swept', filter: { search: 'Kept' } });
+  expect(job.status, job.text).toBe(202);
+  await expect.poll(async () => (await rep.get(`/rest/1/bulkjobs/${job.body.job.bulk_job_id}`)).body.job.status).toBe('done');
+  expect((await signIn(`nobody${++n}`, 'not the password')).status).toBe(401);
+  const signedIn = await signIn(team.rep.username, TEST_PASSWORD);
+  expect(signedIn.status).toBe(200);
+  return signedIn.headers.getSetCookie().find((c) => c.startsWith('rb_session='))!.split(';')[0]!;
+}
+
+it('a pass deletes settled callbacks, old dial events, finished jobs, ended web sessions and closed sign-in windows, and keeps the rest', async () => {
+  // Long ago: a pending callback first (it must not stop the pass), then more settled ones than a chunk holds.
+  await useTheProduct(1, 'pending');
+  await useTheProduct(1_200, 'delivered');
+  await useTheProduct(300, 'failed');
+  const old = { outbox: await count('outbox'), dial_events: await count('dial_events'), bulk_jobs: await count('bulk_jobs'),
+    sessions: await count('sessions') };
+
+  setClock(TODAY);
+  const cookie = await useTheProduct(5, 'delivered');
+  const all = { outbox: await count('outbox'), dial_events: await count('dial_events'), bulk_jobs: await count('bulk_jobs'),
+    sessions: await count('sessions'), sign_in_attempts: await count('sign_in_attempts') };
+
+  // Sign-in counts are kept per key (an address's is reused today): those whose window closed before today's go.
+  const closedWindows = (await db().selectFrom('sign_in_attempts').select('key').where('window_started_at', '<', '2026-11-23 17:00:00').execute()).length;
+  expect(closedWindows).toBeGreaterThan(0);
+  const taken = await server.ctx.housekeeper.runOnce();
+  expect(taken).toEqual({
+    callbacks: old.outbox - 1, dialEvents: old.dial_events, bulkJobs: old.bulk_jobs, webSessions: old.sessions, signInCounts: closedWindows,
+  });
+  expect(old.outbox).toBe(1_501);
+  expect(old.bulk_jobs).toBe(3);
+  expect(await count('outbox')).toBe(all.outbox - old.outbox + 1);
+  expect(await db().selectFrom('outbox').select('state').where('state', '=', 'pending').execute()).toHaveLength(1);
+  expect(await count('dial_events')).toBe(all.dial_events - old.dial_events);
+  expect(await count('bulk_jobs')).toBe(1);
+  expect(await count('sessions')).toBe(all.sessions - old.sessions);
+  expect(await count('sign_in_attempts')).toBe(all.sign_in_attempts - closedWindows);
+
+  // Today's session still signs the browser in; a second pass finds nothing more.
+  expect((await server.as().raw('/auth/session', { headers: { cookie, 'x-ringbook-request': '1' } })).status).toBe(200);
+  expect(await server.ctx.housekeeper.runOnce()).toEqual({ callbacks: 0, dialEvents: 0, bulkJobs: 0, webSessions: 0, signInCounts: 0 });
+});
