@@ -23,8 +23,14 @@ export const createBulkJobBody = z
     member_id: idLike.optional(),
   })
   .superRefine((b, ctx) => {
-    const need = (field: string, ok: boolean, message: string) => ok || ctx.addIssue({ code: 'custom', path: [field], message });
-    need('contact_user_ids', (b.contact_user_ids?.length ?? 0) > 0 !== !!b.filter, 'must list the contacts, or filter must describe them (one of the two)');
+    /* A field a rule requires and the body left out is missing (40002), as everywhere else; a field given wrongly is invalid. */
+    const need = (field: string, ok: boolean, message: string) =>
+      ok || ctx.addIssue({ code: 'custom', path: [field], message, params: { missing: true } });
+    const listed = (b.contact_user_ids?.length ?? 0) > 0;
+    need('contact_user_ids', listed || !!b.filter, 'is required, or else filter: list the contacts, or describe them by filter (one of the two)');
+    if (listed && b.filter) {
+      ctx.addIssue({ code: 'custom', path: ['contact_user_ids'], message: 'must not be given with filter: list the contacts, or describe them by filter (one of the two)' });
+    }
     if (b.action === 'add_tag') need('tag_id', b.tag_id !== undefined || b.tag !== undefined, 'is required to add a tag (or give its title as tag)');
     if (b.action === 'remove_tag') need('tag_id', b.tag_id !== undefined, 'is required to remove a tag');
     if (b.action === 'move') need('folder_id', b.folder_id !== undefined, 'is required to move contacts (0 for no folder)');
