@@ -1,4 +1,4 @@
-import { type AuthContext, scopeFor } from '../../auth/access.js';
+import { type AuthContext, scopeFor, scopeIncludesMember } from '../../auth/access.js';
 import { findMemberById } from '../../auth/auth.repository.js';
 import type { Context } from '../../context.js';
 import type { BulkAction, BulkJobRecord, CreateBulkJobBody } from '../../contracts/bulk-jobs.js';
@@ -69,6 +69,33 @@ export function recordOf(job: BulkJob): BulkJobRecord {
     bulk_job_id: String(job.id), action: job.action as BulkAction, status: job.status, total: job.total, processed: job.processed,
     changed: job.changed, error: job.error, created_at: job.created_at, finished_at: job.finished_at,
   };
+}
+
+/**
+ * The job's values as they hold now for its member as it is now, or why the job cannot go on: what it names (its tag,
+ * its folder, the member a transfer goes to, the owner its filter names) was deleted, or left the member's team,
+ * after the job was made. A runner asks before each chunk, in the chunk's transaction, so that no chunk writes a
+ * reference that is gone or reaches past what its member may change now.
+ */
+export async function currentParams(db: Db, actor: AuthContext, params: JobParams, selection: JobSelection): Promise<{ params: JobParams } | { error: string }> {
+  const { orgId } = actor.scope;
+  const inTeam = async (id: number) => {
+    const member = await findMemberById(db, id);
+    return !!member && scopeIncludesMember(actor.scope, member);
+  };
+  let { tag } = params;
+  if (tag) {
+    const found = await findTag(db, orgId, tag.id);
+    if (!found) return { error: `The tag "${tag.title}" was deleted before this job finished.` };
+    tag = { id: found.id, title: found.title };
+  }
+  if (params.folderId && !(await findFolder(db, orgId, params.folderId))) return { error: `Folder ${params.folderId} was deleted before this job finished.` };
+  if (params.memberId !== undefined && !(await inTeam(params.memberId))) {
+    return { error: `Member ${params.memberId}, to whom the contacts were to go, is no longer in your team.` };
+  }
+  const ownerId = 'filter' in selection ? selection.filter.owner_id : undefined;
+  if (ownerId !== undefined && !(await inTeam(ownerId))) return { error: `Member ${ownerId}, whose contacts filter.owner_id chose, is no longer in your team.` };
+  return { params: { ...params, ...(tag && { tag }) } };
 }
 
 /** The job's member, as it is now (its scope may have changed since the job was made). */

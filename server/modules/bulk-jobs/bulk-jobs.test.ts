@@ -616,4 +616,82 @@ describe('changes while a job waits', () => {
     expect(await run(rep, { action: 'trash', contact_user_ids: [await newContact(rep)] })).toMatchObject({ status: 'done' });
     expect((await recordOf(manager, id))).toMatchObject({ trashed: '0', owner_id: String(team.manager.id) });
   });
+
+  const failsWith = async (caller: Caller, jobId: string, error: RegExp) => {
+    const job = await finished(caller, jobId);
+    expect(job).toEqual(expect.objectContaining({ status: 'failed', error: expect.stringMatching(error), changed: 0, finished_at: expect.stringMatching(TIMESTAMP) }));
+    return job;
+  };
+
+  it('a job whose tag is deleted before it runs fails with its error and changes nothing', async () => {
+    const tag = await newTag('Doomed');
+    const ids = [await newContact(rep), await newContact(rep)];
+    const before = await histories(ids);
+    let jobId = '';
+    await withRunnerStopped(async () => {
+      jobId = (await submit(rep, { action: 'add_tag', tag_id: tag.id, contact_user_ids: ids })).bulk_job_id;
+      expect((await vendor.delete(`/rest/1/tags/${tag.id}`)).status).toBe(204);
+    });
+    await failsWith(rep, jobId, /tag/i);
+    expect(await histories(ids)).toEqual(before);
+  });
+
+  it('a tag renamed before the job runs is recorded by its title as it is now', async () => {
+    const tag = await newTag('Old name');
+    const id = await newContact(rep);
+    const renamed = `New name ${++serial}`;
+    let jobId = '';
+    await withRunnerStopped(async () => {
+      jobId = (await submit(rep, { action: 'add_tag', tag_id: tag.id, contact_user_ids: [id] })).bulk_job_id;
+      expect((await vendor.put(`/rest/1/tags/${tag.id}`, { title: renamed })).status).toBe(202);
+    });
+    expect(await finished(rep, jobId)).toEqual(done({ total: 1, processed: 1, changed: 1 }));
+    const history = await historyOf(id);
+    expect(history.activities[0]).toMatchObject({ activity_id: '10', activity: `Tag "${renamed}" added` });
+    expect(history.audit[0]).toMatchObject({ data_type: 'tag_added', new: renamed });
+  });
+
+  it('a move whose folder is deleted before it runs fails with its error and changes nothing', async () => {
+    const folder = await newFolder('Doomed');
+    const ids = [await newContact(rep), await newContact(rep)];
+    const before = await histories(ids);
+    let jobId = '';
+    await withRunnerStopped(async () => {
+      jobId = (await submit(rep, { action: 'move', folder_id: folder, contact_user_ids: ids })).bulk_job_id;
+      expect((await vendor.delete(`/rest/1/folders/${folder}`)).status).toBe(204);
+    });
+    await failsWith(rep, jobId, /folder/i);
+    expect(await histories(ids)).toEqual(before);
+    await expectKeptCounts();
+  });
+
+  it('a transfer whose member left the caller\'s team or was deleted before it runs fails with its error and changes nothing', async () => {
+    const [leaving, deleted] = [await newMember('Leaving', 'member', team.manager.id), await newMember('Deleted', 'member', team.manager.id)];
+    const ids = [await newContact(rep), await newContact(rep)];
+    const before = await histories(ids);
+    const jobIds: string[] = [];
+    await withRunnerStopped(async () => {
+      jobIds.push((await submit(manager, { action: 'transfer', member_id: leaving.id, contact_user_ids: ids })).bulk_job_id);
+      jobIds.push((await submit(manager, { action: 'transfer', member_id: deleted.id, contact_user_ids: ids })).bulk_job_id);
+      expect((await vendor.put(`/rest/1/members/${leaving.id}`, { manager_id: team.vendor.id })).status).toBe(200);
+      expect((await vendor.delete(`/rest/1/members/${deleted.id}`)).status).toBe(204);
+    });
+    await failsWith(manager, jobIds[0]!, new RegExp(`member.*${leaving.id}|${leaving.id}.*member`, 'i'));
+    await failsWith(manager, jobIds[1]!, new RegExp(`member.*${deleted.id}|${deleted.id}.*member`, 'i'));
+    expect(await histories(ids)).toEqual(before);
+    expect((await recordOf(rep, ids[0]!)).owner_id).toBe(String(team.rep.id));
+  });
+
+  it('a job whose filter.owner_id left the caller\'s team before it runs fails with its error and changes nothing', async () => {
+    const leaving = await newMember('Wanderer', 'member', team.manager.id);
+    const ids = [await newContact(api(leaving)), await newContact(api(leaving))];
+    const before = await histories(ids);
+    let jobId = '';
+    await withRunnerStopped(async () => {
+      jobId = (await submit(manager, { action: 'trash', filter: { owner_id: leaving.id } })).bulk_job_id;
+      expect((await vendor.put(`/rest/1/members/${leaving.id}`, { manager_id: team.vendor.id })).status).toBe(200);
+    });
+    await failsWith(manager, jobId, new RegExp(String(leaving.id)));
+    expect(await histories(ids)).toEqual(before);
+  });
 });

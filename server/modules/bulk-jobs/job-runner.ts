@@ -11,7 +11,7 @@ import { ActivityType, recordChange } from '../contacts/contact-history.reposito
 import { findVisibleContacts } from '../contacts/contacts.repository.js';
 import { scopeOfOwner } from '../contacts/contacts.service.js';
 import { advanceJob, anyOpen, claimJob } from './bulk-jobs.repository.js';
-import { actorOf, type JobParams, type JobSelection } from './bulk-jobs.service.js';
+import { actorOf, currentParams, type JobParams, type JobSelection } from './bulk-jobs.service.js';
 
 /** Contacts per transaction: a few milliseconds of writing, so other requests' writes go between chunks. */
 export const JOB_CHUNK = 500;
@@ -84,14 +84,13 @@ export class JobRunner {
   /** One chunk in one transaction; answers the job to go on with, or undefined when it is finished or lost. */
   private async chunk(tx: Db, job: BulkJob): Promise<BulkJob | undefined> {
     const actor = await actorOf(tx, job);
-    if (!actor) {
-      await advanceJob(tx, job.id, this.owner, { status: 'failed', error: 'The member who started this job no longer exists.', finished_at: now(), lease_owner: null });
-      return undefined;
-    }
+    if (!actor) return this.fail(tx, job, 'The member who started this job no longer exists.');
     const selection = JSON.parse(job.selection) as JobSelection;
+    const current = await currentParams(tx, actor, JSON.parse(job.params) as JobParams, selection);
+    if ('error' in current) return this.fail(tx, job, current.error);
     const { ids, cursor, last } = await nextChunk(tx, actor, selection, job);
     const visible = await findVisibleContacts(tx, actor.scope, ids);
-    const changed = await apply(tx, job, JSON.parse(job.params) as JobParams, visible, actor.member.id);
+    const changed = await apply(tx, job, current.params, visible, actor.member.id);
     const progress = {
       processed: job.processed + visible.length, changed: job.changed + changed, cursor, lease_until_ms: nowMs() + LEASE_MS,
       ...(last ? { status: 'done' as const, finished_at: now(), lease_owner: null, lease_until_ms: null } : {}),
@@ -99,6 +98,14 @@ export class JobRunner {
     if (!(await advanceJob(tx, job.id, this.owner, progress))) return undefined;
     if (last) this.logger.info({ job: job.id, action: job.action, processed: progress.processed, changed: progress.changed }, 'bulk job done');
     return last ? undefined : { ...job, ...progress };
+  }
+
+  /** Ends a job that cannot go on, with the reason its member will read; what earlier chunks did stays done. */
+  private async fail(tx: Db, job: BulkJob, error: string): Promise<undefined> {
+    if (await advanceJob(tx, job.id, this.owner, { status: 'failed', error, finished_at: now(), lease_owner: null, lease_until_ms: null })) {
+      this.logger.info({ job: job.id, action: job.action, processed: job.processed, changed: job.changed, error }, 'bulk job failed');
+    }
+    return undefined;
   }
 }
 
