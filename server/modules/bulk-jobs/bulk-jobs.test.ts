@@ -132,10 +132,14 @@ const histories = async (ids: number[]) => new Map(await Promise.all(ids.map(asy
  * Exactly the contacts `changed` have a new ETag, one new activity of `activity` and one new audit record of
  * `dataType` (whose values `audit` checks); the others show no change at all.
  */
-async function expectChangedOnly(before: Map<number, History>, changed: number[], activity: { id: number; text: string | RegExp }, dataType: string, audit?: (id: number) => object) {
+type ActivityShown = { id: number; text: string | RegExp };
+async function expectChangedOnly(
+  before: Map<number, History>, changed: number[], activityOf: ActivityShown | ((id: number) => ActivityShown), dataType: string, audit?: (id: number) => object,
+) {
   for (const [id, was] of before) {
     const is = await historyOf(id);
     if (changed.includes(id)) {
+      const activity = typeof activityOf === 'function' ? activityOf(id) : activityOf;
       expect(is.etag, `ETag of ${id}`).not.toBe(was.etag);
       expect(is.activities.length, `activities of ${id}`).toBe(was.activities.length + 1);
       expect(is.activities[0]).toMatchObject({ activity_id: String(activity.id), activity: activity.text instanceof RegExp ? expect.stringMatching(activity.text) : activity.text });
@@ -247,13 +251,13 @@ describe('actions over named contacts', () => {
     let before = await histories([a, b, c]);
     expect(await run(rep, { action: 'move', folder_id: folders.Beta, contact_user_ids: [a, b, c] })).toEqual(done({ total: 3, processed: 3, changed: 2 }));
     for (const id of [a, b, c]) expect((await recordOf(rep, id)).category_id).toBe(String(folders.Beta));
-    await expectChangedOnly(before, [a, c], { id: 3, text: `Contact moved to folder ${folders.Beta}` }, 'moved', (id) => ({ old: id === a ? String(folders.Alpha) : '0', new: String(folders.Beta) }));
+    await expectChangedOnly(before, [a, c], (id) => ({ id: 3, text: `Contact moved from folder ${id === a ? folders.Alpha : 0} to folder ${folders.Beta}` }), 'moved', (id) => ({ old: id === a ? String(folders.Alpha) : '0', new: String(folders.Beta) }));
 
     before = await histories([a, b, c]);
     const out = await run(rep, { action: 'move', folder_id: 0, contact_user_ids: [a, b] });
     expect(out).toEqual(done({ total: 2, processed: 2, changed: 2 }));
     for (const id of [a, b, c]) expect((await recordOf(rep, id)).category_id).toBe(id === c ? String(folders.Beta) : '0');
-    await expectChangedOnly(before, [a, b], { id: 3, text: 'Contact moved out of its folder' }, 'moved', () => ({ old: String(folders.Beta), new: '0' }));
+    await expectChangedOnly(before, [a, b], { id: 3, text: `Contact moved from folder ${folders.Beta} to folder 0` }, 'moved', () => ({ old: String(folders.Beta), new: '0' }));
     await expectKeptCounts();
   });
 
@@ -263,7 +267,7 @@ describe('actions over named contacts', () => {
     expect(await run(manager, { action: 'transfer', member_id: team.teammate.id, contact_user_ids: [a, b] })).toEqual(done({ total: 2, processed: 2, changed: 1 }));
     expect((await recordOf(teammate, a)).owner_id).toBe(String(team.teammate.id));
     expect((await rep.get(`/rest/1/contacts/${a}`)).status).toBe(404);
-    await expectChangedOnly(before, [a], { id: 4, text: `Contact transferred to member ${team.teammate.id}` }, 'transferred', () => ({ old: String(team.rep.id), new: String(team.teammate.id), member_id: String(team.manager.id) }));
+    await expectChangedOnly(before, [a], { id: 4, text: `Contact transferred from member ${team.rep.id} to member ${team.teammate.id}` }, 'transferred', () => ({ old: String(team.rep.id), new: String(team.teammate.id), member_id: String(team.manager.id) }));
     await expectKeptCounts();
   });
 
@@ -312,7 +316,7 @@ describe('actions over a filter', () => {
     const folder = await newFolder('Searched');
     const before = await histories([...found, ...missed]);
     expect(await run(rep, { action: 'move', folder_id: folder, filter: { search: word } })).toEqual(done({ total: 2, processed: 2, changed: 2 }));
-    await expectChangedOnly(before, found, { id: 3, text: `Contact moved to folder ${folder}` }, 'moved');
+    await expectChangedOnly(before, found, { id: 3, text: `Contact moved from folder 0 to folder ${folder}` }, 'moved');
     expect(await total(rep, `folder_id=${folder}`)).toBe(2);
     expect(await run(rep, { action: 'move', folder_id: '0', filter: { search: word, folder_id: folder } })).toEqual(done({ total: 2, processed: 2, changed: 2 }));
     expect(await total(rep, `folder_id=${folder}`)).toBe(0);
@@ -326,7 +330,7 @@ describe('actions over a filter', () => {
     const before = await histories([...theirs, ...rest]);
     const job = await run(manager, { action: 'transfer', member_id: team.manager.id, filter: { owner_id: team.teammate.id, folder_id: folder } });
     expect(job).toEqual(done({ total: 2, processed: 2, changed: 2 }));
-    await expectChangedOnly(before, theirs, { id: 4, text: `Contact transferred to member ${team.manager.id}` }, 'transferred', () => ({ old: String(team.teammate.id) }));
+    await expectChangedOnly(before, theirs, { id: 4, text: `Contact transferred from member ${team.teammate.id} to member ${team.manager.id}` }, 'transferred', () => ({ old: String(team.teammate.id) }));
     expect(await total(manager, `owner_id=${team.teammate.id}&folder_id=${folder}`)).toBe(0);
     expect(await total(manager, `owner_id=${team.manager.id}&folder_id=${folder}`)).toBe(3);
     await expectKeptCounts([folder]);

@@ -1,4 +1,4 @@
-import type { SelectQueryBuilder } from 'kysely';
+import { type Expression, type SelectQueryBuilder, sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { paged, type PageRequest } from '../../db/paging.js';
 import type { Database } from '../../db/schema.js';
@@ -43,6 +43,9 @@ export async function recordChange(
   if (rows.length) await db.insertInto('contact_audit').values(rows).execute();
 }
 
+const activityText = (text: string | [string, string], old: Expression<string>) =>
+  typeof text === 'string' ? sql<string>`${text}` : sql<string>`${text[0]} || ${old} || ${text[1]}`;
+
 /** Contacts a set-based change applies to, each once, with the value its audit record shows as the old one. */
 export type ChangedSet = SelectQueryBuilder<Database, any, { contact_id: number; old_value: string }>;
 
@@ -51,7 +54,13 @@ export type ChangedSet = SelectQueryBuilder<Database, any, { contact_id: number;
  * Run it before the statement that changes them, while the query still finds them.
  */
 export async function recordSetChange(
-  db: Db, set: ChangedSet, change: { memberId: number; at: string; activity: number; text: string; audit: Omit<AuditEntry, 'old'> },
+  db: Db, set: ChangedSet,
+  change: {
+    memberId: number; at: string; activity: number;
+    /** The activity's text; [before, after] puts each contact's old value between the two, as a one-contact change does. */
+    text: string | [before: string, after: string];
+    audit: Omit<AuditEntry, 'old'>;
+  },
 ) {
   const { audit } = change;
   await db
@@ -66,7 +75,8 @@ export async function recordSetChange(
     .insertInto('contact_activities')
     .columns(['contact_id', 'member_id', 'activity_type', 'activity', 'created_at'])
     .expression(db.selectFrom(set.as('s')).select((eb) => [
-      's.contact_id', eb.val(change.memberId).as('member_id'), eb.val(change.activity).as('activity_type'), eb.val(change.text).as('activity'),
+      's.contact_id', eb.val(change.memberId).as('member_id'), eb.val(change.activity).as('activity_type'),
+      activityText(change.text, eb.ref('s.old_value')).as('activity'),
       eb.val(change.at).as('created_at'),
     ]))
     .execute();

@@ -189,7 +189,7 @@ export async function moveContactsToFolder(tx: Db, c: BulkChunk & { folderId: nu
   const groups = await countedGroups(tx, changing);
   await recordSetChange(tx, tx.selectFrom('contacts').where(changing)
     .select((eb) => ['contacts.id as contact_id', eb.cast<string>(eb.fn.coalesce('contacts.folder_id', sql.lit(0)), 'text').as('old_value')]), {
-    memberId: c.actorId, at: c.at, activity: ActivityType.moved, text: c.folderId ? `Contact moved to folder ${c.folderId}` : 'Contact moved out of its folder',
+    memberId: c.actorId, at: c.at, activity: ActivityType.moved, text: ['Contact moved from folder ', ` to folder ${target}`],
     audit: { action: 'update', dataType: 'moved', new: String(target) },
   });
   const moved = await tx.updateTable('contacts').set((eb) => ({ folder_id: c.folderId, version: nextVersion(eb), updated_at: c.at }))
@@ -205,7 +205,7 @@ export async function transferContacts(tx: Db, c: BulkChunk & { toId: number }):
   const groups = await countedGroups(tx, changing);
   await recordSetChange(tx, tx.selectFrom('contacts').where(changing)
     .select((eb) => ['contacts.id as contact_id', eb.cast<string>('contacts.owner_id', 'text').as('old_value')]), {
-    memberId: c.actorId, at: c.at, activity: ActivityType.transferred, text: `Contact transferred to member ${c.toId}`,
+    memberId: c.actorId, at: c.at, activity: ActivityType.transferred, text: ['Contact transferred from member ', ` to member ${c.toId}`],
     audit: { action: 'update', dataType: 'transferred', new: String(c.toId) },
   });
   const moved = await tx.updateTable('contacts').set((eb) => ({ owner_id: c.toId, version: nextVersion(eb), updated_at: c.at }))
