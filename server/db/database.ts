@@ -15,7 +15,7 @@ import * as signInAttempts from './migrations/0006-sign-in-attempts.js';
 import * as dialer from './migrations/0007-dialer.js';
 import * as bulkJobs from './migrations/0008-bulk-jobs.js';
 import * as contactSearch from './migrations/0009-contact-search.js';
-import * as retention from './migrations/0010-retention.js';
+import * as housekeeping from './migrations/0010-housekeeping.js';
 import { GroupCommit } from './group-commit.js';
 
 export type Db = Kysely<Database>;
@@ -41,7 +41,7 @@ export const migrations: Record<string, Migration> = {
   '0007-dialer': dialer,
   '0008-bulk-jobs': bulkJobs,
   '0009-contact-search': contactSearch,
-  '0010-retention': retention,
+  '0010-housekeeping': housekeeping,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

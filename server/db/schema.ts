@@ -360,6 +360,8 @@ export type BulkJobsTable = {
   /** Filter selections: the lowest contact id done so far (the list is worked through newest first). */
   cursor: number | null;
   error: string | null;
+  /** Chunks in a row that failed on an unexpected error (retried after a pause; the job fails at MAX_FAILURES). */
+  failures: Flag;
   lease_owner: string | null;
   lease_until_ms: number | null;
   created_at: Timestamp;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BULK_IDS_LIMIT } from '../../contracts/bulk-jobs.js';
 import type { Member } from '../../db/schema.js';
-import { nowMs } from '../../lib/clock.js';
+import { nowMs, resetClock, setClock } from '../../lib/clock.js';
 import { now } from '../../lib/time.js';
 import { type Caller, serverWithTeam, type Team, type TestServer } from '../../test/harness.js';
 import { indexNewContact, insertContact, removeTagFromContacts } from '../contacts/contact-rows.repository.js';
@@ -606,6 +606,27 @@ describe('changes while a job waits', () => {
     });
     expect(await finished(rep, jobId)).toEqual(done({ total: 2, processed: 1, changed: 1 }));
     expect((await recordOf(teammate, b)).trashed).toBe('0');
+  });
+
+  it('a chunk that fails on an unexpected error changes nothing, is tried again after a pause, and the job fails after five', async () => {
+    const id = await newContact(rep);
+    let jobId = '';
+    await withRunnerStopped(async () => {
+      jobId = (await submit(rep, { action: 'trash', contact_user_ids: [id] })).bulk_job_id;
+      // What no request can write: a job whose stored values cannot be read.
+      await server.ctx.store.write((tx) => tx.updateTable('bulk_jobs').set({ params: '{not json' }).where('id', '=', Number(jobId)).execute());
+    });
+    const failuresOf = async () => (await db().selectFrom('bulk_jobs').select(['failures', 'status']).where('id', '=', Number(jobId)).executeTakeFirstOrThrow());
+    try {
+      for (let failures = 1; failures < 5; failures++) {
+        await expect.poll(failuresOf, { timeout: 10_000, interval: 20 }).toEqual({ failures, status: 'running' });
+        setClock(new Date(nowMs() + failures * 5_000 + 1));
+      }
+      await failsWith(rep, jobId, /unexpected error after 0 contacts/);
+    } finally {
+      resetClock();
+    }
+    expect((await recordOf(rep, id)).trashed).toBe('0');
   });
 
   it('a job whose creator is deleted goes with it, and changes nothing', async () => {

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import { listQueryOf } from '../../contracts/contacts.js';
+import { nextTurn } from '../../db/chunks.js';
 import type { Db, Store } from '../../db/database.js';
 import type { BulkJob } from '../../db/schema.js';
 import { nowMs } from '../../lib/clock.js';
@@ -10,13 +11,16 @@ import { addTagToContacts, type BulkChunk, moveContactsToFolder, removeTagFromCo
 import { ActivityType, recordChange } from '../contacts/contact-history.repository.js';
 import { findVisibleContacts } from '../contacts/contacts.repository.js';
 import { scopeOfOwner } from '../contacts/contacts.service.js';
-import { advanceJob, anyOpen, claimJob } from './bulk-jobs.repository.js';
+import { advanceJob, anyOpen, claimJob, findJob } from './bulk-jobs.repository.js';
 import { actorOf, currentParams, type JobParams, type JobSelection } from './bulk-jobs.service.js';
 
 /** Contacts per transaction: a few milliseconds of writing, so other requests' writes go between chunks. */
 export const JOB_CHUNK = 500;
 const LEASE_MS = 30_000;
 const POLL_MS = 500;
+/** A chunk that fails on an unexpected error is tried again after this times the failures so far, five times in all. */
+const RETRY_AFTER_MS = 5_000;
+const MAX_FAILURES = 5;
 
 /**
  * Runs queued bulk jobs, one chunk per transaction, recording progress (processed, changed, the cursor) in the same
@@ -72,17 +76,30 @@ export class JobRunner {
   /** Claims a job and works it to the end (or until this runner stops); answers whether there was one. */
   private async runOne(): Promise<boolean> {
     if (!(await anyOpen(this.store.db, nowMs()))) return false;
-    let job = await this.store.write((tx) => claimJob(tx, this.owner, nowMs(), nowMs() + LEASE_MS));
-    if (!job) return false;
-    while (job && this.running) {
-      job = await this.store.write((tx) => this.chunk(tx, job!));
-      await new Promise((resolve) => setImmediate(resolve));
+    const claimed = await this.store.write((tx) => claimJob(tx, this.owner, nowMs(), nowMs() + LEASE_MS));
+    if (!claimed) return false;
+    let id: number | undefined = claimed.id;
+    while (id !== undefined && this.running) {
+      try {
+        id = await this.store.write((tx) => this.chunk(tx, claimed.id));
+      } catch (error) {
+        // The chunk's transaction rolled back: nothing of it happened. Try again after a pause, up to a limit.
+        this.logger.error({ err: error, job: claimed.id }, 'bulk job chunk failed');
+        await this.store.write((tx) => this.chunkFailed(tx, claimed.id, error));
+        id = undefined;
+      }
+      await nextTurn();
     }
     return true;
   }
 
-  /** One chunk in one transaction; answers the job to go on with, or undefined when it is finished or lost. */
-  private async chunk(tx: Db, job: BulkJob): Promise<BulkJob | undefined> {
+  /**
+   * One chunk in one transaction, from the job as the store holds it, while this runner's lease holds (a runner that
+   * lost it, having stalled past its end, writes nothing). Answers the job's id to go on with, or undefined.
+   */
+  private async chunk(tx: Db, id: number): Promise<number | undefined> {
+    const job = await findJob(tx, id);
+    if (!job || job.lease_owner !== this.owner || (job.status !== 'running')) return undefined;
     const actor = await actorOf(tx, job);
     if (!actor) return this.fail(tx, job, 'The member who started this job no longer exists.');
     const selection = JSON.parse(job.selection) as JobSelection;
@@ -91,13 +108,28 @@ export class JobRunner {
     const { ids, cursor, last } = await nextChunk(tx, actor, selection, job);
     const visible = await findVisibleContacts(tx, actor.scope, ids);
     const changed = await apply(tx, job, current.params, visible, actor.member.id);
+    const processed = job.processed + visible.length;
     const progress = {
-      processed: job.processed + visible.length, changed: job.changed + changed, cursor, lease_until_ms: nowMs() + LEASE_MS,
-      ...(last ? { status: 'done' as const, finished_at: now(), lease_owner: null, lease_until_ms: null } : {}),
+      processed, changed: job.changed + changed, cursor, failures: 0, lease_until_ms: nowMs() + LEASE_MS,
+      // A filter's total was counted when the job was made; contacts created since are worked too.
+      ...(last ? { status: 'done' as const, total: Math.max(job.total, processed), finished_at: now(), lease_owner: null, lease_until_ms: null } : {}),
     };
-    if (!(await advanceJob(tx, job.id, this.owner, progress))) return undefined;
-    if (last) this.logger.info({ job: job.id, action: job.action, processed: progress.processed, changed: progress.changed }, 'bulk job done');
-    return last ? undefined : { ...job, ...progress };
+    await advanceJob(tx, job.id, this.owner, progress);
+    if (last) this.logger.info({ job: job.id, action: job.action, processed, changed: progress.changed }, 'bulk job done');
+    return last ? undefined : job.id;
+  }
+
+  /** Counts a failed chunk: the job waits out a pause and is tried again, by any runner, until MAX_FAILURES in a row. */
+  private async chunkFailed(tx: Db, id: number, error: unknown) {
+    const job = await findJob(tx, id);
+    if (!job || job.lease_owner !== this.owner) return;
+    const failures = job.failures + 1;
+    if (failures >= MAX_FAILURES) {
+      await this.fail(tx, job, `The job stopped on an unexpected error after ${job.processed} contacts; what it did until then stays done.`);
+      return;
+    }
+    this.logger.warn({ job: id, failures, err: error }, 'bulk job will be tried again');
+    await advanceJob(tx, id, this.owner, { failures, lease_owner: null, lease_until_ms: nowMs() + RETRY_AFTER_MS * failures });
   }
 
   /** Ends a job that cannot go on, with the reason its member will read; what earlier chunks did stays done. */
