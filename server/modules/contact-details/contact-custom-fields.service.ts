@@ -28,14 +28,7 @@ export async function getContactValue(ctx: Context, auth: AuthContext, contactId
   return { field, value: await fields.contactValue(db, contactId, field.id) };
 }
 
-/**
- * A value as its field's type writes it. A drop-down takes one of its options by label (without case) or id; a
- * label it does not have yet becomes a new option.
- */
 async function checkedValue(tx: Db, field: fields.CustomField, raw: string | null): Promise<string | null> {
-  if (field.type_id === 6 && raw) {
-    return ((await fields.findOption(tx, field.id, raw)) ?? (await fields.insertOption(tx, field.id, raw.slice(0, 255)))).label;
-  }
   const checked = await normaliseValue(tx, field, raw);
   if ('error' in checked) throw invalidField('value', `value ${checked.error} (custom field "${field.display_name}" is ${typeOf(field)}).`);
   return checked.value;

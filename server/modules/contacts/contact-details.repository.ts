@@ -175,6 +175,19 @@ async function findOrCreateField(tx: Db, orgId: number, input: CustomFieldInput,
 
 type Checked = { value: string | null } | { error: string };
 
+/** A drop-down's option by label (without case) or by id. */
+async function findOption(db: Db, fieldId: number, given: string) {
+  const options = await db.selectFrom('custom_field_options').selectAll().where('custom_field_id', '=', fieldId).orderBy('id').execute();
+  return options.find((o) => o.label.toLowerCase() === given.toLowerCase()) ?? options.find((o) => String(o.id) === given);
+}
+
+const insertOption = (tx: Db, fieldId: number, label: string) =>
+  tx.insertInto('custom_field_options').values({ custom_field_id: fieldId, label }).returningAll().executeTakeFirstOrThrow();
+
+/**
+ * A value as its field's type writes it. A drop-down takes one of its options by label (without case) or id; a label
+ * it does not have yet becomes a new option (so a value is never refused by a drop-down).
+ */
 export async function normaliseValue(tx: Db, field: { id: number; type_id: number }, raw: string | null): Promise<Checked> {
   if (raw === null || raw === '') return { value: null };
   switch (field.type_id) {
@@ -188,12 +201,8 @@ export async function normaliseValue(tx: Db, field: { id: number; type_id: numbe
       const date = parseFlexibleDate(raw);
       return date ? { value: date } : { error: 'must be a date (YYYY-MM-DD or M/D/YYYY)' };
     }
-    case 6: {
-      const option = /^\d+$/.test(raw)
-        ? await tx.selectFrom('custom_field_options').select('label').where('custom_field_id', '=', field.id).where('id', '=', Number(raw)).executeTakeFirst()
-        : undefined;
-      return option ? { value: option.label } : { error: `must be the id of one of this drop-down's options` };
-    }
+    case 6:
+      return { value: (await findOption(tx, field.id, raw) ?? await insertOption(tx, field.id, raw.slice(0, 255))).label };
     case 7:
       return /^-?\d+(\.\d+)?$/.test(raw) ? { value: raw } : { error: 'must be a number' };
     default:

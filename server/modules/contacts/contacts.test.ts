@@ -11,6 +11,7 @@ let folderB: string;
 
 const idOf = (reply: { body: any }) => reply.body.contacts.contacts.contact_user_id as string;
 const fetchOne = async (api: Caller, id: string) => (await api.get(`/rest/1/contacts/${id}`)).body.contacts.contacts[0];
+const db = () => server.ctx.store.db;
 const count = async (table: 'contacts' | 'contact_notes' | 'contact_custom_values') =>
   Number((await server.ctx.store.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
 
@@ -69,7 +70,6 @@ describe('POST /rest/1/contacts', () => {
     [{ social_accounts: [{ type: 99, account: 'x' }] }, 'social_accounts.0.type'], [{ category_id: 999999 }, 'category_id'],
     [{ custom_fields: [{ name: 'Flag', type: 2, value: 'maybe' }] }, 'custom_fields.0.value'],
     [{ custom_fields: [{ name: 'Size', type: 7, value: 'big' }] }, 'custom_fields.0.value'],
-    [{ custom_fields: [{ name: 'Pick', type: 6, value: '12' }] }, 'custom_fields.0.value'],
     [{ owner_id: 999999 }, 'owner_id'], [{ on_duplicate: 'merge' }, 'on_duplicate'], [{ duplicate_scrubbing_policy: 5 }, 'duplicate_scrubbing_policy'],
   ])('refuses %j with a 400 naming %s, and stores nothing', async (body, field) => {
     const before = await count('contacts');
@@ -101,6 +101,22 @@ describe('POST /rest/1/contacts', () => {
     const reply = await rep.post('/rest/1/contacts', { first_name: 'Typed', ...body });
     expect(reply.status).toBe(400);
     expect(reply.body.debug_codes).toEqual([{ code: 40003, field, reason }]);
+  });
+
+  it('creates a drop-down with the value given as its first option, and matches later values by label or id', async () => {
+    const name = `Stage ${process.pid}`;
+    const first = await rep.post('/rest/1/contacts', { first_name: 'Drop', custom_fields: [{ name, type: 6, value: 'Lead' }] });
+    expect(first.status, first.text).toBe(201);
+    expect(await fetchOne(rep, idOf(first))).toMatchObject({ custom_fields: [{ name, value: 'Lead' }] });
+    const field = (await rep.get(`/rest/1/contacts/${idOf(first)}/customfields`)).body.customfields.customfields.find((f: any) => f.display_name === name);
+    expect(field).toMatchObject({ type_id: '6', value: 'Lead' });
+    const option = await db().selectFrom('custom_field_options').selectAll().where('custom_field_id', '=', Number(field.custom_field_id)).execute();
+    expect(option.map((o) => o.label)).toEqual(['Lead']);
+    const byId = await rep.post('/rest/1/contacts', { first_name: 'Drop2', custom_fields: [{ name, type: 6, value: String(option[0]!.id) }] });
+    const byLabel = await rep.post('/rest/1/contacts', { first_name: 'Drop3', custom_fields: [{ name, type: 6, value: 'lead' }] });
+    expect(await fetchOne(rep, idOf(byId))).toMatchObject({ custom_fields: [{ name, value: 'Lead' }] });
+    expect(await fetchOne(rep, idOf(byLabel))).toMatchObject({ custom_fields: [{ name, value: 'Lead' }] });
+    expect(await db().selectFrom('custom_field_options').select('id').where('custom_field_id', '=', Number(field.custom_field_id)).execute()).toHaveLength(1);
   });
 
   it('still takes a lone object, or a lone title, where a list is expected', async () => {

@@ -61,14 +61,6 @@ export const optionsOf = async (db: Db, fieldIds: number[]) =>
   (fieldIds.length ? db.selectFrom('custom_field_options').selectAll().where('custom_field_id', 'in', fieldIds).orderBy('id').execute() : []);
 
 /** A drop-down's option by label (without case) or, failing that, by id. */
-export async function findOption(db: Db, fieldId: number, given: string) {
-  const options = await db.selectFrom('custom_field_options').selectAll().where('custom_field_id', '=', fieldId).orderBy('id').execute();
-  return options.find((o) => o.label.toLowerCase() === given.toLowerCase()) ?? options.find((o) => String(o.id) === given);
-}
-
-export const insertOption = (tx: Db, fieldId: number, label: string) =>
-  tx.insertInto('custom_field_options').values({ custom_field_id: fieldId, label }).returningAll().executeTakeFirstOrThrow();
-
 /**
  * Deletes a definition and, irreversibly, every value contacts hold for it, each contact recording the loss. As
  * for a tag: set-based, a chunk of contacts per statement in the one transaction, and a catalog raise.
