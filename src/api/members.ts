@@ -1,0 +1,68 @@
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import type { ListOf } from '../../server/contracts/common';
+import type { CreateMemberBody, MemberRecord } from '../../server/contracts/members';
+import { apiRequest } from '../lib/api-client';
+import { contactKeys } from './contacts';
+
+type MembersResponse = { members: ListOf<'members', MemberRecord> };
+
+export type TeamMember = MemberRecord & { contact_count: number };
+
+export const memberKeys = {
+  all: ['members'] as const,
+  team: () => [...memberKeys.all, 'team'] as const,
+};
+
+/** The caller and everyone beneath it (entire_team=1), each with its number of active contacts. */
+export const teamQueryOptions = () =>
+  queryOptions({
+    queryKey: memberKeys.team(),
+    queryFn: async ({ signal }) => {
+      const members: TeamMember[] = [];
+      for (let page = 1; ; page++) {
+        const body = await apiRequest<MembersResponse>('/rest/1/members', {
+          signal,
+          query: { entire_team: 1, with_counts: 1, page, page_size: 100 },
+        });
+        members.push(...body.members.members.map((m) => ({ ...m, contact_count: Number(m.contact_count ?? 0) })));
+        if (page >= body.members.total_pages) break;
+      }
+      return members;
+    },
+    staleTime: 60_000,
+  });
+
+export function memberName(member: Pick<MemberRecord, 'display_name' | 'first_name' | 'last_name' | 'username'>): string {
+  return member.display_name || [member.first_name, member.last_name].filter(Boolean).join(' ') || member.username;
+}
+
+export type MemberUpdate = {
+  first_name?: string;
+  last_name?: string;
+  email_address?: string;
+  phone?: string;
+  manager_id?: string;
+  role?: 'manager' | 'member';
+};
+
+/** Members own contacts: a change of name shows on contact records, a deletion moves contacts. */
+function useMemberMutation<V>(request: (vars: V) => Promise<unknown>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: request,
+    onSuccess: () =>
+      Promise.all([queryClient.invalidateQueries({ queryKey: memberKeys.all }), queryClient.invalidateQueries({ queryKey: contactKeys.all })]),
+  });
+}
+
+export const useCreateMember = () =>
+  useMemberMutation((body: CreateMemberBody) => apiRequest<unknown>('/rest/1/members', { method: 'POST', body }));
+
+export const useUpdateMember = () =>
+  useMemberMutation(({ id, ...body }: MemberUpdate & { id: string }) =>
+    apiRequest<unknown>(`/rest/1/members/${encodeURIComponent(id)}`, { method: 'PUT', body }));
+
+/** Deletes a member; its contacts go to `moveContactsTo` (default: the member above it), its team to the member above. */
+export const useDeleteMember = () =>
+  useMemberMutation(({ id, moveContactsTo }: { id: string; moveContactsTo: string | null }) =>
+    apiRequest<void>(`/rest/1/members/${encodeURIComponent(id)}`, { method: 'DELETE', query: { move_contacts_to: moveContactsTo ?? undefined } }));
