@@ -1,8 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
-import { Link, useSearchParams } from 'react-router';
-import { foldersQueryOptions, type Folder } from '../../api/folders';
+import { useState } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { folderTreeQueryOptions, type Folder } from '../../api/folders';
+import { MenuButton, type MenuItem } from '../../components/ui/menu';
 import { Spinner } from '../../components/ui/spinner';
 import { errorMessage } from '../../lib/api-client';
+import { useSession } from '../auth/use-session';
+import { DeleteFolderDialog, FolderFormDialog, type FolderEdit } from './folder-dialogs';
 
 function hrefFor(current: URLSearchParams, folderId: string | null): string {
   const next = new URLSearchParams(current);
@@ -14,9 +18,11 @@ function hrefFor(current: URLSearchParams, folderId: string | null): string {
 }
 
 const itemClass = (active: boolean, depth: number) =>
-  `flex w-full items-center gap-2 rounded-md py-1.5 pr-2 text-sm ${depth > 0 ? 'pl-8' : 'pl-2'} ${
+  `flex min-w-0 flex-1 items-center gap-2 rounded-md py-1.5 pr-2 text-sm ${depth > 0 ? 'pl-8' : 'pl-2'} ${
     active ? 'bg-indigo-50 font-medium text-indigo-700' : 'text-zinc-700 hover:bg-zinc-100 hover:text-zinc-900'
   }`;
+
+const VENDOR_ONLY = 'Only the vendor can rename, describe or delete folders: they are shared by the whole organisation.';
 
 function FolderIcon({ open }: { open: boolean }) {
   return (
@@ -26,23 +32,39 @@ function FolderIcon({ open }: { open: boolean }) {
   );
 }
 
-function FolderItem({ folder, depth, activeId, searchParams }: { folder: Folder; depth: number; activeId: string | undefined; searchParams: URLSearchParams }) {
+function Count({ n }: { n: number }) {
+  return (
+    <span className="ml-auto shrink-0 text-xs text-zinc-500 tabular-nums">
+      {n.toLocaleString()}
+      <span className="sr-only">{n === 1 ? ' contact' : ' contacts'}</span>
+    </span>
+  );
+}
+
+type ItemProps = {
+  folder: Folder;
+  depth: number;
+  activeId: string | undefined;
+  searchParams: URLSearchParams;
+  actionsFor: (folder: Folder) => MenuItem[];
+};
+
+function FolderItem({ folder, depth, activeId, searchParams, actionsFor }: ItemProps) {
   const active = folder.id === activeId;
   return (
     <li>
-      <Link
-        to={hrefFor(searchParams, folder.id)}
-        aria-current={active ? 'page' : undefined}
-        className={itemClass(active, depth)}
-        title={folder.description || undefined}
-      >
-        <FolderIcon open={active} />
-        <span className="truncate">{folder.name}</span>
-      </Link>
+      <div className="group flex items-center gap-0.5">
+        <Link to={hrefFor(searchParams, folder.id)} aria-current={active ? 'page' : undefined} className={itemClass(active, depth)} title={folder.description || undefined}>
+          <FolderIcon open={active} />
+          <span className="truncate">{folder.name}</span>
+          <Count n={folder.contactCount} />
+        </Link>
+        <MenuButton label={`Actions for folder ${folder.name}`} items={actionsFor(folder)} />
+      </div>
       {folder.children.length > 0 && (
         <ul className="mt-0.5 space-y-0.5">
           {folder.children.map((child) => (
-            <FolderItem key={child.id} folder={child} depth={depth + 1} activeId={activeId} searchParams={searchParams} />
+            <FolderItem key={child.id} folder={child} depth={depth + 1} activeId={activeId} searchParams={searchParams} actionsFor={actionsFor} />
           ))}
         </ul>
       )}
@@ -50,47 +72,70 @@ function FolderItem({ folder, depth, activeId, searchParams }: { folder: Folder;
   );
 }
 
-/** "All contacts" plus the folder tree; the chosen folder filters the grid through ?folder=. */
+/** "All contacts" plus the folder tree with counts; the chosen folder filters the grid through ?folder=. */
 export function FolderPanel({ activeFolderId }: { activeFolderId: string | undefined }) {
   const [searchParams] = useSearchParams();
-  const folders = useQuery(foldersQueryOptions());
+  const navigate = useNavigate();
+  const { member } = useSession();
+  const tree = useQuery({ ...folderTreeQueryOptions(), staleTime: 15_000 });
+  const [edit, setEdit] = useState<FolderEdit | null>(null);
+  const [deleting, setDeleting] = useState<Folder | null>(null);
+  const isVendor = member?.role === 'vendor';
+  const folders = tree.data?.folders ?? [];
+
+  const actionsFor = (folder: Folder): MenuItem[] => [
+    ...(folder.parentId === null ? [{ label: 'New sub-folder…', onSelect: () => setEdit({ kind: 'sub', parent: folder }) }] : []),
+    { label: 'Rename or describe…', onSelect: () => setEdit({ kind: 'edit', folder }), disabled: !isVendor, disabledReason: VENDOR_ONLY },
+    { label: 'Delete…', onSelect: () => setDeleting(folder), disabled: !isVendor, disabledReason: VENDOR_ONLY, tone: 'danger' },
+  ];
+
+  const onDeleted = (folder: Folder) => {
+    setDeleting(null);
+    if (activeFolderId && [folder.id, ...folder.children.map((c) => c.id)].includes(activeFolderId)) navigate(hrefFor(searchParams, null), { replace: true });
+  };
 
   return (
     <nav aria-labelledby="folders-heading" className="flex flex-col gap-2">
-      <h2 id="folders-heading" className="px-2 text-xs font-semibold tracking-wide text-zinc-500 uppercase">
-        Folders
-      </h2>
+      <div className="flex items-center justify-between px-2">
+        <h2 id="folders-heading" className="text-xs font-semibold tracking-wide text-zinc-500 uppercase">
+          Folders
+        </h2>
+        <button type="button" onClick={() => setEdit({ kind: 'new' })} className="rounded-md px-1.5 py-0.5 text-xs font-medium text-indigo-700 hover:bg-indigo-50">
+          New folder
+        </button>
+      </div>
       <ul className="space-y-0.5">
         <li>
-          <Link
-            to={hrefFor(searchParams, null)}
-            aria-current={!activeFolderId ? 'page' : undefined}
-            className={itemClass(!activeFolderId, 0)}
-          >
+          <Link to={hrefFor(searchParams, null)} aria-current={!activeFolderId ? 'page' : undefined} className={itemClass(!activeFolderId, 0)}>
             <svg viewBox="0 0 20 20" fill="currentColor" className={`size-4 shrink-0 ${!activeFolderId ? 'text-indigo-500' : 'text-zinc-400'}`} aria-hidden="true">
               <path d="M10 8a3 3 0 1 0 0-6 3 3 0 0 0 0 6ZM3.465 14.493a1.23 1.23 0 0 0 .41 1.412A9.957 9.957 0 0 0 10 18c2.31 0 4.438-.784 6.131-2.1.43-.333.604-.903.408-1.41a7.002 7.002 0 0 0-13.074.003Z" />
             </svg>
             <span>All contacts</span>
           </Link>
         </li>
-        {folders.data?.map((folder) => (
-          <FolderItem key={folder.id} folder={folder} depth={0} activeId={activeFolderId} searchParams={searchParams} />
+        {folders.map((folder) => (
+          <FolderItem key={folder.id} folder={folder} depth={0} activeId={activeFolderId} searchParams={searchParams} actionsFor={actionsFor} />
         ))}
       </ul>
-      {folders.isPending && (
+      {tree.isSuccess && (
+        <p className="px-2 text-xs text-zinc-500">{`${tree.data.unfiledCount.toLocaleString()} ${tree.data.unfiledCount === 1 ? 'contact' : 'contacts'} in no folder`}</p>
+      )}
+      {tree.isPending && (
         <div className="px-2 py-1">
           <Spinner className="size-4" label="Loading folders…" />
         </div>
       )}
-      {folders.isError && (
+      {tree.isError && (
         <div role="alert" className="px-2 text-xs text-red-700">
-          <p>{errorMessage(folders.error)}</p>
-          <button type="button" className="mt-1 font-medium text-indigo-700 underline" onClick={() => void folders.refetch()}>
+          <p>{errorMessage(tree.error)}</p>
+          <button type="button" className="mt-1 font-medium text-indigo-700 underline" onClick={() => void tree.refetch()}>
             Retry
           </button>
         </div>
       )}
-      {folders.isSuccess && folders.data.length === 0 && <p className="px-2 text-xs text-zinc-500">No folders yet.</p>}
+      {tree.isSuccess && folders.length === 0 && <p className="px-2 text-xs text-zinc-500">No folders yet.</p>}
+      <FolderFormDialog edit={edit} onClose={() => setEdit(null)} />
+      <DeleteFolderDialog folder={deleting} tree={folders} onClose={() => setDeleting(null)} onDeleted={onDeleted} />
     </nav>
   );
 }
