@@ -1,4 +1,4 @@
-import { Navigate, NavLink, Outlet, useLocation } from 'react-router';
+import { Link, Navigate, NavLink, Outlet, useLocation } from 'react-router';
 import { useSignOut } from '../../api/auth';
 import { Button } from '../../components/ui/button';
 import { ErrorState } from '../../components/ui/error-state';
@@ -6,8 +6,22 @@ import { Spinner } from '../../components/ui/spinner';
 import { useStatus } from '../../components/ui/status-message';
 import { useSession } from '../../features/auth/use-session';
 import { errorMessage } from '../../lib/api-client';
+import type { MemberRecord } from '../../../server/contracts/members';
 
-const navItems = [{ to: '/contacts', label: 'Contacts' }] as const;
+type NavItem = { to: string; label: string };
+
+/** What each role may open: the catalogs are the vendor's; managers see their team (read-only). */
+function navItemsFor(role: MemberRecord['role']): NavItem[] {
+  const items: NavItem[] = [
+    { to: '/contacts', label: 'Contacts' },
+    { to: '/trash', label: 'Trash' },
+  ];
+  if (role === 'vendor') {
+    items.push({ to: '/admin/tags', label: 'Tags' }, { to: '/admin/custom-fields', label: 'Custom fields' });
+  }
+  if (role === 'vendor' || role === 'manager') items.push({ to: '/admin/members', label: 'Members' });
+  return items;
+}
 
 function initials(name: string): string {
   const parts = name.split(/\s+/).filter(Boolean);
@@ -59,25 +73,29 @@ export function AppShell() {
         Skip to content
       </a>
       <header className="sticky top-0 z-30 border-b border-zinc-200 bg-white/95 backdrop-blur">
-        <div className="flex h-14 items-center gap-6 px-4 sm:px-6">
-          <NavLink to="/contacts" className="flex items-center gap-2 rounded-md font-semibold tracking-tight text-zinc-900">
+        {/* One row from 640 px; below, the navigation takes a row of its own (wrapping rather than hiding any item). */}
+        <div className="flex flex-wrap items-center gap-x-6 px-4 sm:h-14 sm:flex-nowrap sm:px-6">
+          <Link to="/contacts" className="flex h-14 items-center gap-2 rounded-md font-semibold tracking-tight text-zinc-900">
             <img src="/favicon.svg" alt="" className="size-7" />
             <span>Ringbook</span>
-          </NavLink>
-          <nav aria-label="Main" className="flex items-center gap-1">
-            {navItems.map((item) => (
-              <NavLink
-                key={item.to}
-                to={item.to}
-                className={({ isActive }) =>
-                  `rounded-md px-3 py-1.5 text-sm font-medium ${isActive ? 'bg-indigo-50 text-indigo-700' : 'text-zinc-600 hover:bg-zinc-100 hover:text-zinc-900'}`
-                }
-              >
-                {item.label}
-              </NavLink>
-            ))}
+          </Link>
+          <nav aria-label="Main" className="order-last -mx-4 w-[calc(100%+2rem)] border-t border-zinc-100 px-3 py-1.5 sm:order-none sm:mx-0 sm:w-auto sm:border-0 sm:p-0">
+            <ul className="flex flex-wrap items-center gap-1">
+              {navItemsFor(member.role).map((item) => (
+                <li key={item.to}>
+                  <NavLink
+                    to={item.to}
+                    className={({ isActive }) =>
+                      `block rounded-md px-2 py-1.5 text-sm font-medium whitespace-nowrap sm:px-3 ${isActive ? 'bg-indigo-50 text-indigo-700' : 'text-zinc-600 hover:bg-zinc-100 hover:text-zinc-900'}`
+                    }
+                  >
+                    {item.label}
+                  </NavLink>
+                </li>
+              ))}
+            </ul>
           </nav>
-          <div className="ml-auto flex items-center gap-3">
+          <div className="ml-auto flex h-14 items-center gap-3">
             <div className="flex items-center gap-2">
               <span
                 aria-hidden="true"

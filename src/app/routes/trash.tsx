@@ -1,0 +1,5 @@
+import { TrashScreen } from '../../features/trash/trash-screen';
+
+export function TrashRoute() {
+  return <TrashScreen />;
+}

@@ -1,0 +1,122 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useEffect, useId, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import type { z } from 'zod';
+import { createFieldBody } from '../../../server/contracts/custom-fields';
+import { DEFINABLE_TYPES, useCreateField, useDeleteField, useUpdateField, type CustomField } from '../../api/custom-fields';
+import { Button } from '../../components/ui/button';
+import { ConfirmDialog } from '../../components/ui/confirm-dialog';
+import { Dialog } from '../../components/ui/dialog';
+import { SelectField, TextField } from '../../components/ui/field';
+import { applyServerErrors, FormAlert, labelled, type FieldMap } from '../../components/ui/form-error';
+import { useStatus } from '../../components/ui/status-message';
+import { formatCount } from '../../lib/format';
+
+const schema = createFieldBody.pick({ display_name: true, type: true });
+type Input = z.input<typeof schema>;
+const LABELS = { display_name: 'Name', type: 'Type' } as const;
+const FIELDS: FieldMap<Input> = { display_name: { name: 'display_name', label: LABELS.display_name }, type: { name: 'type', label: LABELS.type } };
+
+/** A new definition (`field` null) or a new name for one. */
+export function FieldDialog({ open, field, onClose }: { open: boolean; field: CustomField | null; onClose: () => void }) {
+  const create = useCreateField();
+  const update = useUpdateField();
+  const { announce } = useStatus();
+  const formId = useId();
+  const [problems, setProblems] = useState<string[]>([]);
+  const { register, handleSubmit, reset, setError, formState } = useForm<Input, unknown, z.output<typeof schema>>({ resolver: zodResolver(schema) });
+  const busy = formState.isSubmitting;
+
+  useEffect(() => {
+    if (!open) return;
+    setProblems([]);
+    reset({ display_name: field?.name ?? '', type: String(field && field.typeId !== 6 ? field.typeId : 1) });
+  }, [open, field, reset]);
+
+  const submit = handleSubmit(async (values) => {
+    setProblems([]);
+    try {
+      if (field) await update.mutateAsync({ id: field.id, display_name: values.display_name });
+      else await create.mutateAsync(values);
+      announce(field ? `Custom field renamed to ${values.display_name}` : `Custom field ${values.display_name} created`);
+      onClose();
+    } catch (error) {
+      setProblems(applyServerErrors(error, setError, FIELDS, { conflictField: FIELDS.display_name }));
+    }
+  });
+  const message = (f: keyof typeof LABELS) => {
+    const m = formState.errors[f]?.message;
+    return m ? labelled(LABELS[f], m, f) : undefined;
+  };
+
+  return (
+    <Dialog
+      open={open}
+      onClose={onClose}
+      title={field ? `Rename the custom field ${field.name}` : 'New custom field'}
+      description={field ? `The new name shows on the ${formatCount(field.contactCount, 'contact', 'contacts')} holding a value.` : undefined}
+      size="sm"
+      preventClose={busy}
+      footer={
+        <>
+          <Button onClick={onClose} disabled={busy}>
+            Cancel
+          </Button>
+          <Button type="submit" form={formId} variant="primary" busy={busy}>
+            {field ? 'Rename field' : 'Create field'}
+          </Button>
+        </>
+      }
+    >
+      <form id={formId} onSubmit={submit} noValidate className="space-y-4">
+        <FormAlert title={field ? 'The field was not renamed.' : 'The field was not created.'} messages={problems} />
+        <TextField label={LABELS.display_name} required autoComplete="off" maxLength={100} error={message('display_name')} {...register('display_name')} />
+        {!field && (
+          <SelectField
+            label={LABELS.type}
+            options={DEFINABLE_TYPES.map((t) => ({ value: String(t.value), label: t.label }))}
+            hint="Drop-down fields are made when a contact is given a value for a new drop-down field (through the API or an import); their options grow from the values given."
+            error={message('type')}
+            {...register('type')}
+          />
+        )}
+      </form>
+    </Dialog>
+  );
+}
+
+export function DeleteFieldDialog({ field, onClose }: { field: CustomField | null; onClose: () => void }) {
+  const remove = useDeleteField();
+  const { announce } = useStatus();
+  const close = () => {
+    remove.reset();
+    onClose();
+  };
+  const count = field ? formatCount(field.contactCount, 'contact holds', 'contacts hold') : '';
+  return (
+    <ConfirmDialog
+      open={field !== null}
+      title={field ? `Delete the custom field ${field.name}?` : ''}
+      confirmLabel="Delete field"
+      busy={remove.isPending}
+      error={remove.error}
+      onCancel={close}
+      onConfirm={() =>
+        field &&
+        remove.mutate(field.id, {
+          onSuccess: () => {
+            announce(`Custom field ${field.name} deleted`);
+            close();
+          },
+        })
+      }
+    >
+      {field && (
+        <>
+          <p>{`${count} a value for ${field.name}.`} Deleting the field removes those values for good: this cannot be undone, and they cannot be restored.</p>
+          <p>A contact that names the field again later gets a new, empty field.</p>
+        </>
+      )}
+    </ConfirmDialog>
+  );
+}

@@ -1,0 +1,101 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useEffect, useId, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import type { z } from 'zod';
+import { tagBody } from '../../../server/contracts/tags';
+import { useDeleteTag, useRenameTag, type CountedTag } from '../../api/tags';
+import { Button } from '../../components/ui/button';
+import { ConfirmDialog } from '../../components/ui/confirm-dialog';
+import { Dialog } from '../../components/ui/dialog';
+import { TextField } from '../../components/ui/field';
+import { applyServerErrors, FormAlert, labelled, type FieldMap } from '../../components/ui/form-error';
+import { useStatus } from '../../components/ui/status-message';
+import { formatCount } from '../../lib/format';
+
+type Input = z.input<typeof tagBody>;
+export const TITLE_FIELD: FieldMap<Input> = { title: { name: 'title', label: 'Title' } };
+
+export function RenameTagDialog({ tag, onClose }: { tag: CountedTag | null; onClose: () => void }) {
+  const rename = useRenameTag();
+  const { announce } = useStatus();
+  const formId = useId();
+  const [problems, setProblems] = useState<string[]>([]);
+  const { register, handleSubmit, reset, setError, formState } = useForm<Input, unknown, z.output<typeof tagBody>>({ resolver: zodResolver(tagBody) });
+
+  useEffect(() => {
+    if (tag) {
+      reset({ title: tag.title });
+      setProblems([]);
+    }
+  }, [tag, reset]);
+
+  const submit = handleSubmit(async ({ title }) => {
+    if (!tag) return;
+    setProblems([]);
+    try {
+      await rename.mutateAsync({ id: tag.id, title });
+      announce(`Tag “${tag.title}” renamed to “${title}”`);
+      onClose();
+    } catch (error) {
+      setProblems(applyServerErrors(error, setError, TITLE_FIELD, { conflictField: TITLE_FIELD.title }));
+    }
+  });
+  const error = formState.errors.title?.message;
+
+  return (
+    <Dialog
+      open={tag !== null}
+      onClose={onClose}
+      title={`Rename the tag ${tag?.title ?? ''}`}
+      description={tag ? `The new title shows on the ${formatCount(tag.contact_count, 'contact', 'contacts')} holding it.` : undefined}
+      size="sm"
+      preventClose={rename.isPending}
+      footer={
+        <>
+          <Button onClick={onClose} disabled={rename.isPending}>
+            Cancel
+          </Button>
+          <Button type="submit" form={formId} variant="primary" busy={rename.isPending}>
+            Rename tag
+          </Button>
+        </>
+      }
+    >
+      <form id={formId} onSubmit={submit} noValidate className="space-y-3">
+        <FormAlert title="The tag was not renamed." messages={problems} />
+        <TextField label="Title" autoComplete="off" maxLength={100} error={error ? labelled('Title', error, 'title') : undefined} {...register('title')} />
+      </form>
+    </Dialog>
+  );
+}
+
+export function DeleteTagDialog({ tag, onClose }: { tag: CountedTag | null; onClose: () => void }) {
+  const remove = useDeleteTag();
+  const { announce } = useStatus();
+  const close = () => {
+    remove.reset();
+    onClose();
+  };
+  const count = tag ? formatCount(tag.contact_count, 'contact', 'contacts') : '';
+  return (
+    <ConfirmDialog
+      open={tag !== null}
+      title={tag ? `Delete the tag ${tag.title}?` : ''}
+      confirmLabel="Delete tag"
+      busy={remove.isPending}
+      error={remove.error}
+      onCancel={close}
+      onConfirm={() =>
+        tag &&
+        remove.mutate(tag.id, {
+          onSuccess: () => {
+            announce(`Tag “${tag.title}” deleted and removed from ${count}`);
+            close();
+          },
+        })
+      }
+    >
+      <p>{tag && (tag.contact_count > 0 ? `Remove the tag from ${count} and delete it? This cannot be undone.` : 'No contact holds this tag. It is removed from the catalog.')}</p>
+    </ConfirmDialog>
+  );
+}
