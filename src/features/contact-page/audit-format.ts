@@ -1,4 +1,5 @@
 import type { AuditRecord } from '../../../server/contracts/contact-records';
+import { formatPhone } from '../../lib/format';
 
 /* Audit records as people read them: what changed, in words, and old → new with ids turned into names. */
 
@@ -61,6 +62,8 @@ export function auditValues(entry: AuditRecord, names: Names): { old: string; ne
     if (entry.data_type === 'transferred') return names.member(value);
     if (entry.data_type === 'do_not_call') return value === '1' ? 'Yes' : 'No';
     if (entry.data_type === 'rating') return value === '0' || value === '' ? 'Not rated' : `${value} of 5`;
+    /* Phones are recorded as digits, followed by type and label when a number is added, changed or removed. */
+    if (/^phone(_added|_removed|_changed)?$/.test(entry.data_type)) return value === '' ? '—' : value.replace(/^\d+/, (digits) => formatPhone(digits));
     return value === '' ? '—' : value;
   };
   return { old: show(entry.old), new: show(entry.new) };

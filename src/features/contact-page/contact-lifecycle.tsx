@@ -59,7 +59,15 @@ export function ContactLifecycle({ name }: { name: string }) {
             size="sm"
             variant="primary"
             busy={restore.isPending}
-            onClick={() => restore.mutate(id, { onSuccess: () => announce(`${name} restored from the trash`) })}
+            onClick={async () => {
+              /* Awaited rather than a mutate callback: the restored page no longer shows this button, so it unmounts. */
+              try {
+                await restore.mutateAsync(id);
+                announce(`${name} restored from the trash`);
+              } catch {
+                /* shown below */
+              }
+            }}
           >
             Restore
           </Button>

@@ -28,7 +28,7 @@ export function CustomFieldsSection() {
         <div className="divide-y divide-zinc-100">
           {values.data.map((field) => (
             <CustomValueRow
-              key={`${field.custom_field_id}:${field.type_id}:${field.value ?? ''}`}
+              key={`${field.custom_field_id}:${field.type_id}`}
               contactId={contact.contact_user_id}
               field={field}
               options={optionsOf(field.custom_field_id)}

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import type { ContactCustomFieldValueRecord } from '../../../server/contracts/custom-fields';
 import { useCustomValue } from '../../api/contact-details';
 import { Button } from '../../components/ui/button';
@@ -27,6 +27,11 @@ export function CustomValueRow({ contactId, field, options }: Props) {
   const { announce } = useStatus();
   const [draft, setDraft] = useState(saved);
   const [newOption, setNewOption] = useState('');
+  /* A saved value (this row's, or one read again) becomes what the control shows. */
+  useEffect(() => {
+    setDraft(saved);
+    setNewOption('');
+  }, [saved]);
   const value = draft === NEW_OPTION ? newOption.trim() : draft.trim();
   const changed = value !== saved && !(draft === NEW_OPTION && !value);
   const error = reasonFor(mutation.error, name);
