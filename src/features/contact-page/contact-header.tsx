@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { memberName, teamQueryOptions } from '../../api/members';
 import { Button } from '../../components/ui/button';
@@ -40,6 +40,7 @@ export function ContactHeader() {
   const { contact } = useContactPage();
   const team = useQuery(teamQueryOptions());
   const [open, setOpen] = useState<Open>(null);
+  const headingId = useId();
   const name = contactDisplayName(contact);
   const owner = team.data?.find((m) => m.user_id === contact.owner_id);
   const ownerName = owner ? memberName(owner) : team.isPending ? 'Loading…' : `Member ${contact.owner_id}`;
@@ -47,7 +48,7 @@ export function ContactHeader() {
   const trashed = contact.trashed === '1';
 
   return (
-    <header className="space-y-3">
+    <section aria-labelledby={headingId} className="space-y-3">
       <nav aria-label="Breadcrumb" className="text-sm text-zinc-500">
         <Link to="/contacts" className="hover:text-indigo-700 hover:underline">
           Contacts
@@ -57,7 +58,7 @@ export function ContactHeader() {
       </nav>
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div className="min-w-0">
-          <h1 className="flex flex-wrap items-center gap-2 text-2xl font-semibold tracking-tight text-zinc-900">
+          <h1 id={headingId} className="flex flex-wrap items-center gap-2 text-2xl font-semibold tracking-tight text-zinc-900">
             <span className="break-words">{name}</span>
             {contact.do_not_call === '1' && (
               <span className="rounded-full bg-red-100 px-2 py-0.5 text-xs font-semibold text-red-800">Do not call</span>
@@ -97,6 +98,6 @@ export function ContactHeader() {
       <DetailsDialog open={open === 'details'} onClose={() => setOpen(null)} />
       <MoveDialog open={open === 'move'} onClose={() => setOpen(null)} />
       <TransferDialog open={open === 'transfer'} onClose={() => setOpen(null)} team={team.data ?? []} />
-    </header>
+    </section>
   );
 }

@@ -1,11 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
-import { flattenFolders, foldersQueryOptions } from '../../api/folders';
+import { foldersQueryOptions } from '../../api/folders';
 import { memberName, type TeamMember } from '../../api/members';
 import { Button } from '../../components/ui/button';
 import { Dialog } from '../../components/ui/dialog';
 import { SelectField } from '../../components/ui/field';
 import { InlineError } from '../../components/ui/form-error';
+import { folderOptions } from '../folders/folder-options';
 import { localError, StaleNotice, useContactPage } from './contact-context';
 
 type ChoiceDialogProps = {
@@ -77,10 +78,10 @@ export function MoveDialog({ open, onClose }: { open: boolean; onClose: () => vo
   const current = contact.category_id === '0' ? '' : contact.category_id;
   const options = [
     { value: '', label: 'No folder' },
-    ...flattenFolders(folders.data ?? []).map((f) => ({ value: f.id, label: f.parentId ? `\u2003${f.name}` : f.name })),
+    ...folderOptions(folders.data ?? []),
   ];
   if (current && !options.some((o) => o.value === current)) options.push({ value: current, label: contact.category?.name || `Folder ${current}` });
-  const nameOf = (id: string) => options.find((o) => o.value === id)?.label.trim() ?? 'the folder';
+  const nameOf = (id: string) => options.find((o) => o.value === id)?.label ?? 'the folder';
 
   return (
     <ChoiceDialog

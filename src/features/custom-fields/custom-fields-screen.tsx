@@ -32,9 +32,15 @@ export function CustomFieldsScreen() {
   const fields = useQuery(customFieldsQueryOptions());
   const reorder = useReorderFields();
   const { announce } = useStatus();
-  const [editing, setEditing] = useState<CustomField | 'new' | null>(null);
-  const [deleting, setDeleting] = useState<CustomField | null>(null);
+  const [editing, setEditing] = useState<string | 'new' | null>(null);
+  const [deleting, setDeleting] = useState<string | null>(null);
   const list = fields.data ?? [];
+  /* Dialogs read the field from the list, and opening one reads the list again: their counts are current. */
+  const fieldOf = (id: string | null) => list.find((f) => f.id === id) ?? null;
+  const open = (set: (id: string) => void, id: string) => {
+    set(id);
+    void fields.refetch();
+  };
 
   useEffect(() => {
     document.title = 'Custom fields · Ringbook';
@@ -100,10 +106,10 @@ export function CustomFieldsScreen() {
                     <Button size="sm" variant="ghost" aria-label={`Move ${field.name} down`} disabled={i === list.length - 1} onClick={() => move(i, 1)}>
                       {arrow(DOWN)}
                     </Button>
-                    <Button size="sm" variant="ghost" aria-label={`Rename ${field.name}`} onClick={() => setEditing(field)}>
+                    <Button size="sm" variant="ghost" aria-label={`Rename ${field.name}`} onClick={() => open(setEditing, field.id)}>
                       Rename
                     </Button>
-                    <Button size="sm" variant="danger-ghost" aria-label={`Delete ${field.name}`} onClick={() => setDeleting(field)}>
+                    <Button size="sm" variant="danger-ghost" aria-label={`Delete ${field.name}`} onClick={() => open(setDeleting, field.id)}>
                       Delete
                     </Button>
                   </td>
@@ -113,8 +119,8 @@ export function CustomFieldsScreen() {
           </table>
         )}
       </section>
-      <FieldDialog open={editing !== null} field={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />
-      <DeleteFieldDialog field={deleting} onClose={() => setDeleting(null)} />
+      <FieldDialog open={editing !== null} field={editing === 'new' ? null : fieldOf(editing)} onClose={() => setEditing(null)} />
+      <DeleteFieldDialog field={fieldOf(deleting)} onClose={() => setDeleting(null)} />
     </div>
   );
 }

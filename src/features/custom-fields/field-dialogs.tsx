@@ -27,11 +27,14 @@ export function FieldDialog({ open, field, onClose }: { open: boolean; field: Cu
   const { register, handleSubmit, reset, setError, formState } = useForm<Input, unknown, z.output<typeof schema>>({ resolver: zodResolver(schema) });
   const busy = formState.isSubmitting;
 
+  /* A fresh form each time it opens (not when the list is read again while it is open). */
+  const fieldId = field?.id;
   useEffect(() => {
     if (!open) return;
     setProblems([]);
     reset({ display_name: field?.name ?? '', type: String(field && field.typeId !== 6 ? field.typeId : 1) });
-  }, [open, field, reset]);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the values it opened with
+  }, [open, fieldId, reset]);
 
   const submit = handleSubmit(async (values) => {
     setProblems([]);

@@ -3,7 +3,7 @@ import { useEffect, useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { createFolderBody } from '../../../server/contracts/folders';
-import { flattenFolders, useCreateFolder, useDeleteFolder, useUpdateFolder, type Folder } from '../../api/folders';
+import { useCreateFolder, useDeleteFolder, useUpdateFolder, type Folder } from '../../api/folders';
 import { Button } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { Dialog } from '../../components/ui/dialog';
@@ -11,6 +11,7 @@ import { SelectField, TextareaField, TextField } from '../../components/ui/field
 import { applyServerErrors, FormAlert, labelled, type FieldMap } from '../../components/ui/form-error';
 import { useStatus } from '../../components/ui/status-message';
 import { formatCount } from '../../lib/format';
+import { folderOptions } from './folder-options';
 
 /** What the folder dialog does: a new top-level folder, a new sub-folder, or a change of name and description. */
 export type FolderEdit = { kind: 'new' } | { kind: 'sub'; parent: Folder } | { kind: 'edit'; folder: Folder };
@@ -89,8 +90,8 @@ export function DeleteFolderDialog({ folder, tree, onClose, onDeleted }: { folde
   useEffect(() => {
     setTarget('');
     remove.reset();
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- a fresh choice for each folder
-  }, [folder]);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- a fresh choice for each folder (not when its counts are read again)
+  }, [folder?.id]);
   if (!folder) return null;
 
   const doomed = new Set([folder.id, ...folder.children.map((c) => c.id)]);
@@ -98,9 +99,9 @@ export function DeleteFolderDialog({ folder, tree, onClose, onDeleted }: { folde
   const inChildren = folder.children.reduce((n, c) => n + c.contactCount, 0);
   const options = [
     { value: '', label: 'No folder' },
-    ...flattenFolders(tree).filter((f) => !doomed.has(f.id)).map((f) => ({ value: f.id, label: f.parentId ? `\u2003${f.name}` : f.name })),
+    ...folderOptions(tree, doomed),
   ];
-  const targetName = options.find((o) => o.value === target)?.label.trim() ?? 'No folder';
+  const targetName = options.find((o) => o.value === target)?.label ?? 'No folder';
   const total = own + inChildren;
 
   return (

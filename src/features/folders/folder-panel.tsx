@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { folderTreeQueryOptions, type Folder } from '../../api/folders';
+import { flattenFolders, folderTreeQueryOptions, type Folder } from '../../api/folders';
 import { MenuButton, type MenuItem } from '../../components/ui/menu';
 import { Spinner } from '../../components/ui/spinner';
 import { errorMessage } from '../../lib/api-client';
@@ -79,18 +79,23 @@ export function FolderPanel({ activeFolderId }: { activeFolderId: string | undef
   const { member } = useSession();
   const tree = useQuery({ ...folderTreeQueryOptions(), staleTime: 15_000 });
   const [edit, setEdit] = useState<FolderEdit | null>(null);
-  const [deleting, setDeleting] = useState<Folder | null>(null);
+  const [deletingId, setDeletingId] = useState<string | null>(null);
   const isVendor = member?.role === 'vendor';
   const folders = tree.data?.folders ?? [];
+  /* The dialog reads the folder from the tree, which opening it reads again: its counts are current. */
+  const deleting = flattenFolders(folders).find((f) => f.id === deletingId) ?? null;
 
   const actionsFor = (folder: Folder): MenuItem[] => [
     ...(folder.parentId === null ? [{ label: 'New sub-folder…', onSelect: () => setEdit({ kind: 'sub', parent: folder }) }] : []),
     { label: 'Rename or describe…', onSelect: () => setEdit({ kind: 'edit', folder }), disabled: !isVendor, disabledReason: VENDOR_ONLY },
-    { label: 'Delete…', onSelect: () => setDeleting(folder), disabled: !isVendor, disabledReason: VENDOR_ONLY, tone: 'danger' },
+    { label: 'Delete…', onSelect: () => {
+        setDeletingId(folder.id);
+        void tree.refetch();
+      }, disabled: !isVendor, disabledReason: VENDOR_ONLY, tone: 'danger' },
   ];
 
   const onDeleted = (folder: Folder) => {
-    setDeleting(null);
+    setDeletingId(null);
     if (activeFolderId && [folder.id, ...folder.children.map((c) => c.id)].includes(activeFolderId)) navigate(hrefFor(searchParams, null), { replace: true });
   };
 
@@ -135,7 +140,7 @@ export function FolderPanel({ activeFolderId }: { activeFolderId: string | undef
       )}
       {tree.isSuccess && folders.length === 0 && <p className="px-2 text-xs text-zinc-500">No folders yet.</p>}
       <FolderFormDialog edit={edit} onClose={() => setEdit(null)} />
-      <DeleteFolderDialog folder={deleting} tree={folders} onClose={() => setDeleting(null)} onDeleted={onDeleted} />
+      <DeleteFolderDialog folder={deleting} tree={folders} onClose={() => setDeletingId(null)} onDeleted={onDeleted} />
     </nav>
   );
 }

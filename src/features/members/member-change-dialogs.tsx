@@ -23,8 +23,8 @@ export function MoveMemberDialog({ member, team, onClose }: { member: TeamMember
   useEffect(() => {
     setTarget(member?.manager_id ?? '');
     update.reset();
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- a fresh choice for each member
-  }, [member]);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- a fresh choice for each member (not when the team is read again)
+  }, [member?.user_id]);
   const excluded = member ? subtreeIds(team, member.user_id) : new Set<string>();
   const options = leaders(team)
     .filter((m) => !excluded.has(m.user_id))
@@ -80,8 +80,8 @@ export function DeleteMemberDialog({ member, team, onClose }: { member: TeamMemb
   useEffect(() => {
     setHeir(member?.manager_id ?? '');
     remove.reset();
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- a fresh choice for each member
-  }, [member]);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- a fresh choice for each member (not when the team is read again)
+  }, [member?.user_id]);
   if (!member) return null;
 
   const reports = team.filter((m) => m.manager_id === member.user_id);

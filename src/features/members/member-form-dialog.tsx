@@ -136,11 +136,13 @@ export function EditMemberDialog({ member, onClose }: { member: TeamMember | nul
   const { register, handleSubmit, reset, setError, formState } = useForm<EditInput, unknown, z.output<typeof editSchema>>({ resolver: zodResolver(editSchema) });
   const input = useTextInput(register, formState.errors);
 
+  /* A fresh form for each member opened (not when the team is read again while it is open). */
   useEffect(() => {
     if (!member) return;
     setProblems([]);
     reset({ first_name: member.first_name, last_name: member.last_name, email_address: member.email_address, phone: member.phone ?? '' });
-  }, [member, reset]);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the values it opened with
+  }, [member?.user_id, reset]);
 
   const submit = handleSubmit(async (values) => {
     if (!member) return;

@@ -48,11 +48,18 @@ export function MembersScreen() {
   const setRole = useUpdateMember();
   const { announce } = useStatus();
   const [creatingUnder, setCreatingUnder] = useState<string | null>(null);
-  const [editing, setEditing] = useState<TeamMember | null>(null);
-  const [moving, setMoving] = useState<TeamMember | null>(null);
-  const [deleting, setDeleting] = useState<TeamMember | null>(null);
+  const [editing, setEditing] = useState<string | null>(null);
+  const [moving, setMoving] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState<string | null>(null);
   const isVendor = me?.role === 'vendor';
   const members = team.data ?? [];
+  /* Dialogs read the member from the team, which opening one reads again: counts and places are current. */
+  const memberOf = (id: string | null) => members.find((m) => m.user_id === id) ?? null;
+  const open = (set: (id: string) => void) => (m: TeamMember) => () => {
+    set(m.user_id);
+    void team.refetch();
+  };
+  const [edit, move, remove] = [open(setEditing), open(setMoving), open(setDeleting)];
 
   useEffect(() => {
     document.title = 'Members · Ringbook';
@@ -62,16 +69,16 @@ export function MembersScreen() {
     setRole.mutate({ id: m.user_id, role }, { onSuccess: () => announce(`${memberName(m)} is now a ${role === 'manager' ? 'manager' : 'rep'}`) });
 
   const actionsFor = (m: TeamMember): MenuItem[] => {
-    if (m.role === 'vendor') return [{ label: 'Edit details…', onSelect: () => setEditing(m) }];
+    if (m.role === 'vendor') return [{ label: 'Edit details…', onSelect: edit(m) }];
     const hasTeam = members.some((x) => x.manager_id === m.user_id);
     return [
-      { label: 'Edit details…', onSelect: () => setEditing(m) },
-      { label: 'Move to another manager…', onSelect: () => setMoving(m) },
+      { label: 'Edit details…', onSelect: edit(m) },
+      { label: 'Move to another manager…', onSelect: move(m) },
       m.role === 'manager'
         ? { label: 'Make a rep', onSelect: () => changeRole(m, 'member'), disabled: hasTeam, disabledReason: 'A manager with a team stays a manager until the team has moved to another manager.' }
         : { label: 'Make a manager', onSelect: () => changeRole(m, 'manager') },
       ...(m.role === 'manager' ? [{ label: 'Add a member to this team…', onSelect: () => setCreatingUnder(m.user_id) }] : []),
-      { label: 'Delete…', onSelect: () => setDeleting(m), tone: 'danger' as const },
+      { label: 'Delete…', onSelect: remove(m), tone: 'danger' as const },
     ];
   };
 
@@ -106,9 +113,9 @@ export function MembersScreen() {
         {team.isSuccess && members.length === 1 && <p className="px-2 py-3 text-sm text-zinc-500">No one else is on the team yet.</p>}
       </section>
       <NewMemberDialog managerId={creatingUnder} team={members} onClose={() => setCreatingUnder(null)} />
-      <EditMemberDialog member={editing} onClose={() => setEditing(null)} />
-      <MoveMemberDialog member={moving} team={members} onClose={() => setMoving(null)} />
-      <DeleteMemberDialog member={deleting} team={members} onClose={() => setDeleting(null)} />
+      <EditMemberDialog member={memberOf(editing)} onClose={() => setEditing(null)} />
+      <MoveMemberDialog member={memberOf(moving)} team={members} onClose={() => setMoving(null)} />
+      <DeleteMemberDialog member={memberOf(deleting)} team={members} onClose={() => setDeleting(null)} />
     </div>
   );
 }

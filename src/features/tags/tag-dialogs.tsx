@@ -22,12 +22,15 @@ export function RenameTagDialog({ tag, onClose }: { tag: CountedTag | null; onCl
   const [problems, setProblems] = useState<string[]>([]);
   const { register, handleSubmit, reset, setError, formState } = useForm<Input, unknown, z.output<typeof tagBody>>({ resolver: zodResolver(tagBody) });
 
+  /* A fresh form for each tag opened (not when the list is read again while it is open). */
+  const tagId = tag?.id;
+  const tagTitle = tag?.title;
   useEffect(() => {
-    if (tag) {
-      reset({ title: tag.title });
-      setProblems([]);
-    }
-  }, [tag, reset]);
+    if (tagId === undefined) return;
+    reset({ title: tagTitle ?? '' });
+    setProblems([]);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the title it opened with
+  }, [tagId, reset]);
 
   const submit = handleSubmit(async ({ title }) => {
     if (!tag) return;

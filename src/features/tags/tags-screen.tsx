@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { tagBody } from '../../../server/contracts/tags';
-import { countedTagsQueryOptions, useCreateTag, type CountedTag } from '../../api/tags';
+import { countedTagsQueryOptions, useCreateTag } from '../../api/tags';
 import { Button } from '../../components/ui/button';
 import { EmptyState } from '../../components/ui/empty-state';
 import { ErrorState } from '../../components/ui/error-state';
@@ -37,7 +37,7 @@ function NewTagForm() {
   });
   const error = formState.errors.title?.message;
   return (
-    <form onSubmit={submit} noValidate aria-label="New tag" className="flex flex-wrap items-start gap-2">
+    <form onSubmit={submit} noValidate aria-label="Create a tag" className="flex flex-wrap items-start gap-2">
       <TextField label="New tag" autoComplete="off" maxLength={100} className="w-64" error={error ? labelled('Title', error, 'title') : undefined} {...register('title')} />
       <Button type="submit" variant="primary" busy={create.isPending} className="mt-6">
         Create tag
@@ -51,8 +51,14 @@ function NewTagForm() {
 export function TagsScreen() {
   const tags = useQuery(countedTagsQueryOptions());
   const [filter, setFilter] = useState('');
-  const [renaming, setRenaming] = useState<CountedTag | null>(null);
-  const [deleting, setDeleting] = useState<CountedTag | null>(null);
+  const [renaming, setRenaming] = useState<number | null>(null);
+  const [deleting, setDeleting] = useState<number | null>(null);
+  /* Dialogs read the tag from the list, and opening one reads the list again: their counts are current. */
+  const tagOf = (id: number | null) => tags.data?.find((t) => t.id === id) ?? null;
+  const open = (set: (id: number) => void, id: number) => {
+    set(id);
+    void tags.refetch();
+  };
   const shown = (tags.data ?? []).filter((t) => t.title.toLowerCase().includes(filter.trim().toLowerCase()));
 
   useEffect(() => {
@@ -99,10 +105,10 @@ export function TagsScreen() {
                     <th scope="row" className="px-4 py-2 font-medium text-zinc-900">{tag.title}</th>
                     <td className="px-4 py-2 text-right text-zinc-700 tabular-nums">{tag.contact_count.toLocaleString()}</td>
                     <td className="px-4 py-1.5 text-right whitespace-nowrap">
-                      <Button size="sm" variant="ghost" aria-label={`Rename ${tag.title}`} onClick={() => setRenaming(tag)}>
+                      <Button size="sm" variant="ghost" aria-label={`Rename ${tag.title}`} onClick={() => open(setRenaming, tag.id)}>
                         Rename
                       </Button>
-                      <Button size="sm" variant="danger-ghost" aria-label={`Delete ${tag.title}`} onClick={() => setDeleting(tag)}>
+                      <Button size="sm" variant="danger-ghost" aria-label={`Delete ${tag.title}`} onClick={() => open(setDeleting, tag.id)}>
                         Delete
                       </Button>
                     </td>
@@ -114,8 +120,8 @@ export function TagsScreen() {
           </>
         )}
       </section>
-      <RenameTagDialog tag={renaming} onClose={() => setRenaming(null)} />
-      <DeleteTagDialog tag={deleting} onClose={() => setDeleting(null)} />
+      <RenameTagDialog tag={tagOf(renaming)} onClose={() => setRenaming(null)} />
+      <DeleteTagDialog tag={tagOf(deleting)} onClose={() => setDeleting(null)} />
     </div>
   );
 }
