@@ -19,6 +19,17 @@ async function createContact(request: APIRequestContext, data: Record<string, un
   return String((await response.json()).contacts.contacts.contact_user_id);
 }
 
+const TOKEN_PATTERN = /bearer_token|rb_[A-Za-z0-9_-]{40,}/;
+
+/** Every response body the browser receives, to prove no bearer token reaches it (members carry one for integrations). */
+function recordResponses(page: Page) {
+  const bodies: Promise<string>[] = [];
+  page.on('response', (response) => {
+    bodies.push(response.text().catch(() => ''));
+  });
+  return async () => (await Promise.all(bodies)).filter((b) => TOKEN_PATTERN.test(b));
+}
+
 const nav = (page: Page, name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
 const rowOf = (page: Page, text: string) => page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: text, exact: true }) });
 
@@ -138,6 +149,7 @@ test('a folder with a sub-folder is made, a contact filed in the sub-folder, and
 });
 
 test('the vendor adds a member under a manager; the manager sees it in the team, read-only', async ({ page }) => {
+  const leakedTokens = recordResponses(page);
   await signIn(page, 'vendor');
   const run = Date.now().toString(36);
   const name = `Noor${run} Haddad`;
@@ -167,4 +179,5 @@ test('the vendor adds a member under a manager; the manager sees it in the team,
   await expect(page.getByRole('list', { name: 'Team of Morgan Reyes' })).toContainText(name);
   await expect(page.getByRole('button', { name: /^Actions for/ })).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'New member' })).toHaveCount(0);
+  expect(await leakedTokens()).toEqual([]);
 });

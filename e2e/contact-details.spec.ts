@@ -67,6 +67,7 @@ test('a rep opens a contact and works its phones, e-mails, tags, custom fields a
   await phoneForm.getByLabel('Type').selectOption({ label: 'Work' });
   await phoneForm.getByRole('button', { name: 'Add phone' }).click();
   await expect(phones.getByRole('listitem')).toHaveCount(2);
+  await expect(page.getByRole('button', { name: 'Add phone' })).toBeFocused();
   await page.getByRole('button', { name: 'Make (646) 555-0177 primary' }).click();
   await expect(phones.getByRole('listitem').filter({ hasText: '(646) 555-0177' })).toContainText('Primary');
   await expect(phones.getByRole('listitem').filter({ hasText: '(212) 555-0142' })).not.toContainText('Primary');

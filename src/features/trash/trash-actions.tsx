@@ -2,10 +2,9 @@ import { useState } from 'react';
 import { useDeleteForever, useRestoreContacts } from '../../api/trash';
 import { Button } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
-import { InlineError } from '../../components/ui/form-error';
 import { ProgressBar } from '../../components/ui/progress-bar';
 import { useStatus } from '../../components/ui/status-message';
-import { errorMessage } from '../../lib/api-client';
+import { ApiError, errorMessage } from '../../lib/api-client';
 import { formatCount } from '../../lib/format';
 
 type Props = { ids: string[]; /** The contact's name when one is chosen. */ name?: string; onDone: (ids: string[]) => void };
@@ -57,8 +56,10 @@ export function TrashActions({ ids, name, onDone }: Props) {
         </div>
       </div>
       {restore.isPending && ids.length > 1 && <ProgressBar value={done} max={ids.length} label={`Restoring ${done.toLocaleString()} of ${formatCount(ids.length, 'contact', 'contacts')}…`} />}
-      {restore.isError && (
-        <InlineError error={new Error(`${done > 0 ? `${formatCount(done, 'contact was', 'contacts were')} restored, then: ` : ''}${errorMessage(restore.error)}`)} />
+      {restore.isError && !(restore.error instanceof ApiError && restore.error.status === 401) && (
+        <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
+          {`${done > 0 ? `${formatCount(done, 'contact was', 'contacts were')} restored, then this stopped the rest: ` : ''}${errorMessage(restore.error)}`}
+        </p>
       )}
       <ConfirmDialog
         open={confirming}
