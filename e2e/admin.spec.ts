@@ -112,7 +112,7 @@ test('a folder with a sub-folder is made, a contact filed in the sub-folder, and
   await newFolder.getByLabel('Name').fill(parent);
   await newFolder.getByLabel('Description').fill('Made by the folder journey');
   await newFolder.getByRole('button', { name: 'Create folder' }).click();
-  await expect(folders.getByRole('link', { name: new RegExp(`^${parent} 0 contacts$`) })).toBeVisible();
+  await expect(folders.getByRole('link', { name: new RegExp(`^${parent}, 0 contacts$`) })).toBeVisible();
 
   /* The folder's menu by keyboard: Enter opens it on its first item. */
   await folders.getByRole('button', { name: `Actions for folder ${parent}` }).focus();
@@ -122,7 +122,7 @@ test('a folder with a sub-folder is made, a contact filed in the sub-folder, and
   const sub = page.getByRole('dialog', { name: `New sub-folder in ${parent}` });
   await sub.getByLabel('Name').fill(child);
   await sub.getByRole('button', { name: 'Create folder' }).click();
-  await expect(folders.getByRole('link', { name: new RegExp(`^${child} 0 contacts$`) })).toBeVisible();
+  await expect(folders.getByRole('link', { name: new RegExp(`^${child}, 0 contacts$`) })).toBeVisible();
 
   await page.goto(`/contacts/${id}`);
   await page.getByRole('button', { name: 'Move to folder' }).click();
@@ -133,7 +133,7 @@ test('a folder with a sub-folder is made, a contact filed in the sub-folder, and
   await expect(page.getByRole('region', { name: `Filed${run} Away` })).toContainText(`Folder${child}`);
 
   await page.goto('/contacts');
-  await expect(folders.getByRole('link', { name: new RegExp(`^${child} 1 contact$`) })).toBeVisible();
+  await expect(folders.getByRole('link', { name: new RegExp(`^${child}, 1 contact$`) })).toBeVisible();
   await folders.getByRole('button', { name: `Actions for folder ${parent}` }).click();
   await page.getByRole('menuitem', { name: 'Delete…' }).click();
   const remove = page.getByRole('alertdialog', { name: `Delete the folder ${parent}?` });
@@ -141,8 +141,8 @@ test('a folder with a sub-folder is made, a contact filed in the sub-folder, and
   await remove.getByLabel('Move the 1 contact to').selectOption({ label: target });
   await remove.getByRole('button', { name: 'Delete folder' }).click();
   await expect(remove).toBeHidden();
-  await expect(folders.getByRole('link', { name: new RegExp(`^${parent} `) })).toHaveCount(0);
-  await expect(folders.getByRole('link', { name: new RegExp(`^${target} 1 contact$`) })).toBeVisible();
+  await expect(folders.getByRole('link', { name: new RegExp(`^${parent}, `) })).toHaveCount(0);
+  await expect(folders.getByRole('link', { name: new RegExp(`^${target}, 1 contact$`) })).toBeVisible();
 
   await page.goto(`/contacts/${id}`);
   await expect(page.getByRole('region', { name: `Filed${run} Away` })).toContainText(`Folder${target}`);

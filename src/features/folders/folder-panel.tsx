@@ -5,6 +5,7 @@ import { flattenFolders, folderTreeQueryOptions, type Folder } from '../../api/f
 import { MenuButton, type MenuItem } from '../../components/ui/menu';
 import { Spinner } from '../../components/ui/spinner';
 import { errorMessage } from '../../lib/api-client';
+import { formatCount } from '../../lib/format';
 import { useSession } from '../auth/use-session';
 import { DeleteFolderDialog, FolderFormDialog, type FolderEdit } from './folder-dialogs';
 
@@ -32,11 +33,11 @@ function FolderIcon({ open }: { open: boolean }) {
   );
 }
 
+/* The count is shown bare; the link's name says it in words ("Prospects, 316 contacts"). */
 function Count({ n }: { n: number }) {
   return (
-    <span className="ml-auto shrink-0 text-xs text-zinc-500 tabular-nums">
+    <span aria-hidden="true" className="ml-auto shrink-0 text-xs text-zinc-500 tabular-nums">
       {n.toLocaleString()}
-      <span className="sr-only">{n === 1 ? ' contact' : ' contacts'}</span>
     </span>
   );
 }
@@ -54,7 +55,13 @@ function FolderItem({ folder, depth, activeId, searchParams, actionsFor }: ItemP
   return (
     <li>
       <div className="group flex items-center gap-0.5">
-        <Link to={hrefFor(searchParams, folder.id)} aria-current={active ? 'page' : undefined} className={itemClass(active, depth)} title={folder.description || undefined}>
+        <Link
+          to={hrefFor(searchParams, folder.id)}
+          aria-current={active ? 'page' : undefined}
+          aria-label={`${folder.name}, ${formatCount(folder.contactCount, 'contact', 'contacts')}`}
+          className={itemClass(active, depth)}
+          title={folder.description || undefined}
+        >
           <FolderIcon open={active} />
           <span className="truncate">{folder.name}</span>
           <Count n={folder.contactCount} />
@@ -123,7 +130,7 @@ export function FolderPanel({ activeFolderId }: { activeFolderId: string | undef
         ))}
       </ul>
       {tree.isSuccess && (
-        <p className="px-2 text-xs text-zinc-500">{`${tree.data.unfiledCount.toLocaleString()} ${tree.data.unfiledCount === 1 ? 'contact' : 'contacts'} in no folder`}</p>
+        <p className="px-2 text-xs text-zinc-500">{`Not in a folder: ${tree.data.unfiledCount.toLocaleString()}`}</p>
       )}
       {tree.isPending && (
         <div className="px-2 py-1">
