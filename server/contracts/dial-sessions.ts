@@ -64,7 +64,13 @@ export const dialSessionIdParam = z.object({ dialsession_id: idLike });
 export const callIdParam = z.object({ call_id: idLike });
 export const callQuery = z.object({ call_id: query.value(idLike.optional()), include_recording: query.flag, include_transcript: query.flag });
 
+/** Usage covers at most this many days: date_end at most 90 days after date_start (the contract's limit). */
+export const MAX_USAGE_DAYS = 90;
+
 export const usageQuery = z.object({ date_start: query.value(calendarDate), date_end: query.value(calendarDate) });
+
+/** One member's figures in GET /rest/1/dialsession/usage; talk times in whole minutes. */
+export type UsageRecord = { sessions: number; calls: number; connected: number; voicemail: number; emails: number; talktime: number; avg_talktime: number };
 
 /* The dialer screen's actions (extensions): POST /rest/1/dialsession/{id}/{action}. */
 export const DIAL_ACTIONS = ['start', 'call', 'hangup', 'skip', 'disposition', 'voicemail', 'end', 'note'] as const;
@@ -114,6 +120,8 @@ export type CallRecord = {
   duration: number;
   transcript_id: string | null;
   transcript: null;
+  /** Extension on the session's calls and GET /rest/1/dialsession/call: the contact's name as it is now ('' once deleted). */
+  contact_name?: string;
   recording_url?: null;
 };
 

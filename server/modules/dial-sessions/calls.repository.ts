@@ -15,15 +15,21 @@ export const findCall = (db: Db, id: number): Promise<Call | undefined> => db.se
 export const callAt = (db: Db, sessionId: number, position: number): Promise<Call | undefined> =>
   db.selectFrom('calls').selectAll().where('session_id', '=', sessionId).where('position', '=', position).orderBy('id', 'desc').limit(1).executeTakeFirst();
 
+/** A call with its contact's name as it is now (null once the contact is deleted for good). */
+export type CallWithContact = Call & { contact_first_name: string | null; contact_last_name: string | null };
+
+const callsWithContacts = (db: Db) => db.selectFrom('calls').leftJoin('contacts', 'contacts.id', 'calls.contact_id');
+const CONTACT_NAME = ['contacts.first_name as contact_first_name', 'contacts.last_name as contact_last_name'] as const;
+
 /** A call of a member the scope may see. */
-export function findVisibleCall(db: Db, scope: Scope, id: number): Promise<Call | undefined> {
-  let q = db.selectFrom('calls').selectAll().where('id', '=', id).where('org_id', '=', scope.orgId);
-  if (scope.kind === 'team') q = q.where('member_id', 'in', scope.memberIds);
+export function findVisibleCall(db: Db, scope: Scope, id: number): Promise<CallWithContact | undefined> {
+  let q = callsWithContacts(db).selectAll('calls').select(CONTACT_NAME).where('calls.id', '=', id).where('calls.org_id', '=', scope.orgId);
+  if (scope.kind === 'team') q = q.where('calls.member_id', 'in', scope.memberIds);
   return q.executeTakeFirst();
 }
 
-export const listCalls = (db: Db, sessionId: number, page: PageRequest) =>
-  paged(db.selectFrom('calls').where('session_id', '=', sessionId), (q) => q.selectAll().orderBy('id'), page);
+export const listCalls = (db: Db, sessionId: number, page: PageRequest): Promise<{ rows: CallWithContact[]; total: number }> =>
+  paged(callsWithContacts(db).where('calls.session_id', '=', sessionId), (q) => q.selectAll('calls').select(CONTACT_NAME).orderBy('calls.id'), page);
 
 export type UsageRow = { member_id: number; sessions: number; calls: number; connected: number; voicemail: number; emails: number; talk_seconds: number };
 

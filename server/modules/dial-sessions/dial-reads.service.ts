@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { AuthContext } from '../../auth/access.js';
 import type { Context } from '../../context.js';
-import type { callQuery, dialSessionQuery, listDialSessionsQuery, usageQuery } from '../../contracts/dial-sessions.js';
+import { type callQuery, type dialSessionQuery, type listDialSessionsQuery, MAX_USAGE_DAYS, type UsageRecord, type usageQuery } from '../../contracts/dial-sessions.js';
 import { listMembers } from '../members/members.repository.js';
 import { badRequest, Codes, forbidden, notFound } from '../../lib/errors.js';
 import { callCounts, findVisibleSession, listSessions } from './dial-sessions.repository.js';
@@ -35,11 +35,10 @@ export async function callRecord(ctx: Context, auth: AuthContext, callId: number
   return toCallRecord(call, q.include_recording);
 }
 
-const MAX_USAGE_DAYS = 90;
 const dayMs = 86_400_000;
 
 /** The contract's seven figures per member of the caller's team, from the stored calls; talk time in minutes. */
-export async function usage(ctx: Context, auth: AuthContext, q: z.output<typeof usageQuery>) {
+export async function usage(ctx: Context, auth: AuthContext, q: z.output<typeof usageQuery>): Promise<Record<string, UsageRecord>> {
   const [start, end] = [Date.parse(`${q.date_start}T00:00:00Z`), Date.parse(`${q.date_end}T00:00:00Z`)];
   if (end < start) throw badRequest([{ code: Codes.invalidField, field: 'date_end', reason: 'date_end must not be before date_start.' }]);
   if ((end - start) / dayMs > MAX_USAGE_DAYS) {

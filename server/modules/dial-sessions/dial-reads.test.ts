@@ -161,7 +161,7 @@ describe('GET /rest/1/dialsession', () => {
 });
 
 const CALL_FIELDS = ['call_id', 'user_id', 'phone', 'start_when', 'end_when', 'connected', 'voicemail', 'voicemail_sent', 'email_sent', 'email_ok',
-  'hangup_status', 'message_id', 'note', 'disposition', 'duration', 'transcript_id', 'transcript'];
+  'hangup_status', 'message_id', 'note', 'disposition', 'duration', 'transcript_id', 'transcript', 'contact_name'];
 
 describe('GET /rest/1/dialsession/{id}', () => {
   it('answers one object with its calls and every field of the contract\'s Call', async () => {
@@ -175,7 +175,7 @@ describe('GET /rest/1/dialsession/{id}', () => {
     const [person, machine, busy, bad] = record.calls;
     expect(person).toMatchObject({
       phone: '2125550100', connected: '1', voicemail: '0', voicemail_sent: null, email_sent: '0', email_ok: '0', hangup_status: 'completed',
-      message_id: messageId, note: 'Asked for a quote', disposition: 'Interested', transcript_id: null, transcript: null,
+      message_id: messageId, note: 'Asked for a quote', disposition: 'Interested', transcript_id: null, transcript: null, contact_name: 'Ann Dialed',
     });
     expect(person.duration).toBeGreaterThanOrEqual(300);
     expect(person.start_when).toMatch(/^2026-11-23 \d{2}:\d{2}:\d{2}$/);
@@ -256,6 +256,16 @@ describe('GET /rest/1/dialsession/call', () => {
   ])('answers the rep\'s call to %s with %i', async (_who, status, member) => {
     expect((await as(member()).get(`/rest/1/dialsession/call/${mainCalls[0]}`)).status).toBe(status);
     expect((await as(member()).get(`/rest/1/dialsession/call?call_id=${mainCalls[0]}`)).status).toBe(status);
+  });
+
+  it('names the contact as it is now, and answers an empty name once the contact is deleted for good', async () => {
+    const [, , busy, bad] = (await rep.get(`/rest/1/dialsession/${sessions.main}`)).body.dialsessions.dialsessions.calls;
+    expect((await rep.put(`/rest/1/contacts/${busy.user_id}`, { first_name: 'Cyd', last_name: 'Renamed' })).status).toBe(200);
+    expect((await rep.delete(`/rest/1/contacts/${bad.user_id}?permanent=1`)).status).toBe(204);
+    expect((await rep.get(`/rest/1/dialsession/call/${busy.call_id}`)).body.call.call.contact_name).toBe('Cyd Renamed');
+    const calls = (await rep.get(`/rest/1/dialsession/${sessions.main}`)).body.dialsessions.dialsessions.calls;
+    expect(calls.map((c: any) => c.contact_name)).toEqual(['Ann Dialed', 'Ben Dialed', 'Cyd Renamed', '']);
+    expect(calls[3]).toMatchObject({ call_id: bad.call_id, user_id: bad.user_id, disposition: 'Bad Phone' });
   });
 
   it('answers 404 for an unknown call', async () => {

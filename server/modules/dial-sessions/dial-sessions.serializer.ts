@@ -1,5 +1,6 @@
 import type { CallRecord, DialSessionRecord } from '../../contracts/dial-sessions.js';
 import type { Call, DialSession } from '../../db/schema.js';
+import type { CallWithContact } from './calls.repository.js';
 
 const flag = (v: number | boolean) => (v ? '1' : '0') as '0' | '1';
 
@@ -20,10 +21,11 @@ export function toSessionRecord(s: DialSession, callCount: number): DialSessionR
 }
 
 /**
- * The contract's Call, plus the contact (`user_id`) and `duration` (seconds). Recordings and transcripts do not exist
- * yet: transcript_id and transcript are null, and include_recording adds recording_url: null.
+ * The contract's Call, plus the contact (`user_id`, and `contact_name` where the read joined it) and `duration`
+ * (seconds). Recordings and transcripts do not exist yet: transcript_id and transcript are null, and include_recording
+ * adds recording_url: null.
  */
-export function toCallRecord(c: Call, includeRecording: boolean): CallRecord {
+export function toCallRecord(c: Call | CallWithContact, includeRecording: boolean): CallRecord {
   return {
     call_id: String(c.id),
     user_id: String(c.contact_id),
@@ -42,6 +44,7 @@ export function toCallRecord(c: Call, includeRecording: boolean): CallRecord {
     duration: c.duration,
     transcript_id: null,
     transcript: null,
+    ...('contact_first_name' in c ? { contact_name: [c.contact_first_name, c.contact_last_name].filter(Boolean).join(' ') } : {}),
     ...(includeRecording ? { recording_url: null } : {}),
   };
 }
