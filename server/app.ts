@@ -20,7 +20,7 @@ import { ssoRouter } from './modules/dial-sessions/sso.router.js';
 import { dialSettingsRouter } from './modules/dial-settings/dial-settings.router.js';
 import { foldersRouter } from './modules/folders/folders.router.js';
 import { membersRouter } from './modules/members/members.router.js';
-import { tranquilityRouter } from './modules/system/system.router.js';
+import { clockRouter, tranquilityRouter } from './modules/system/system.router.js';
 import { tagsRouter } from './modules/tags/tags.router.js';
 
 export type AppOptions = { staticDir?: string };
@@ -51,7 +51,7 @@ export function createApp(ctx: Context, options: AppOptions = {}): Express {
   rest.use(membersRouter(ctx), contactsRouter(ctx), foldersRouter(ctx), tagsRouter(ctx), customFieldsRouter(ctx));
   rest.use(contactPointsRouter(ctx), contactTagsRouter(ctx), contactCustomFieldsRouter(ctx), bulkJobsRouter(ctx));
   // Settings before sessions: /dialsession/settings is not a session id.
-  rest.use(dialSettingsRouter(ctx), dialSessionsRouter(ctx), dialLibraryRouter(ctx));
+  rest.use(dialSettingsRouter(ctx), dialSessionsRouter(ctx), dialLibraryRouter(ctx), clockRouter());
   rest.use(notFoundRoute);
   app.use('/rest/1', rest);
 

@@ -124,6 +124,7 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'GET', path: () => '/rest/1/voicemails' },
   { method: 'GET', path: () => `/rest/1/voicemails/${ids.recording}/audio`, binary: true },
   { method: 'GET', path: () => '/rest/1/dispositions' },
+  { method: 'GET', path: () => '/rest/1/clock' },
   { method: 'DELETE', path: () => '/rest/1/phonenumber/2125550100' },
 ];
 

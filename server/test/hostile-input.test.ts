@@ -35,7 +35,7 @@ const paths = ['/rest/1/contacts', '/rest/1/contacts/1', '/rest/1/contacts/1/act
   '/rest/1/dialsession', '/rest/1/dialsession/forecast', '/rest/1/dialsession/1', '/rest/1/dialsession/1/live',
   ...['start', 'call', 'hangup', 'skip', 'disposition', 'voicemail', 'end', 'note'].map((action) => `/rest/1/dialsession/1/${action}`),
   '/rest/1/dialsession/call', '/rest/1/dialsession/call/1', '/rest/1/dialsession/usage', '/rest/1/dialsession/settings',
-  '/rest/1/content', '/rest/1/voicemails', '/rest/1/voicemails/1/audio', '/rest/1/dispositions', '/rest/1/phonenumber/2125550100'];
+  '/rest/1/content', '/rest/1/voicemails', '/rest/1/voicemails/1/audio', '/rest/1/dispositions', '/rest/1/phonenumber/2125550100', '/rest/1/clock'];
 const params = ['page', 'page_size', 'category_id', 'folder_id', 'updated_from', 'created_to', 'sort_order', 'sort_by', 'search',
   'tag_id', 'days', 'permanent', 'structure', 'move_folder_id', 'entire_team', 'user_id', 'include_new', 'email_address', 'with_counts',
   'date_start', 'date_end', 'include_recording', 'include_transcript', 'call_id', 'type', 'list', 'only_trashed', 'owner_id'];
