@@ -11,10 +11,13 @@ import type { Context } from '../context.js';
 import { createContactBody } from '../contracts/contacts.js';
 import { createMemberBody } from '../contracts/members.js';
 import type { Member } from '../db/schema.js';
-import { createContact } from '../modules/contacts/contacts.service.js';
+import { nowMs, withClockBack } from '../lib/clock.js';
+import { createContactIn } from '../modules/contacts/contacts.service.js';
 import { createFolder } from '../modules/folders/folders.service.js';
 import { createMember, createVendor } from '../modules/members/members.service.js';
+import { HISTORY_DAYS, type HistoryContact, type RepHistory, seedCallHistory } from './demo-calls.js';
 import { seedDialerDemo } from './demo-dialer.js';
+import { random, type Random } from './random.js';
 
 export type DemoLogin = { role: 'vendor' | 'manager' | 'member'; username: string; password: string };
 export const DEMO_PASSWORD = 'ringbook-demo';
@@ -27,6 +30,7 @@ const TEAM = [
   { username: 'casey', role: 'member', first: 'Casey', last: 'Lindqvist', contacts: 530 },
 ] as const;
 const VENDOR_CONTACTS = 20;
+const DAY_MS = 86_400_000;
 /* Each rep's dialer demo numbers sit in an exchange of their own (demo-dialer.ts). */
 const DIALER_EXCHANGES = ['472', '473', '477'];
 
@@ -57,23 +61,16 @@ const PLACES = [
   { area: '907', city: 'Anchorage', state: 'AK', zip: '995' }, { area: '808', city: 'Honolulu', state: 'HI', zip: '968' },
 ];
 
-/** mulberry32: tiny, fast and the same sequence on every machine, so every first start seeds the same data. */
-function random(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (min: number, max: number) => min + Math.floor(next() * (max - min + 1));
-  const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
-  return { next, int, pick, chance: (p: number) => next() < p };
-}
-type Random = ReturnType<typeof random>;
-
 export async function seedDemo(ctx: Context): Promise<DemoLogin[]> {
+  const seededAtMs = nowMs();
+  // The team and its contacts exist a day before the history of calls starts: nothing is called before it is made.
+  const reps = await withClockBack((HISTORY_DAYS + 1) * DAY_MS, () => seedTeamAndContacts(ctx));
+  await seedCallHistory(ctx, reps, seededAtMs);
+  return [{ role: 'vendor', username: 'vendor', password: DEMO_PASSWORD }, ...TEAM.map((t) => ({ role: t.role, username: t.username, password: DEMO_PASSWORD }))];
+}
+
+/** The organisation, its team, folders, contacts and the dialer's demo; answers each rep with the contacts it owns. */
+async function seedTeamAndContacts(ctx: Context): Promise<RepHistory[]> {
   const vendor = await createVendor(ctx, {
     username: 'vendor', password: DEMO_PASSWORD, email: 'valerie.grant@example.com', firstName: 'Valerie', lastName: 'Grant',
     organisation: 'Ringbook Demo Sales',
@@ -83,13 +80,20 @@ export async function seedDemo(ctx: Context): Promise<DemoLogin[]> {
   const folderIds = await createFolders(ctx, vendorAuth);
   const rnd = random(20260101);
   const used = { emails: new Set<string>(), phones: new Set<string>() };
+  const owned = new Map<number, HistoryContact[]>();
   for (const [member, count] of [[vendor, VENDOR_CONTACTS], ...team.map((t) => [t.member, t.contacts] as const)] as const) {
     const auth = await authFor(ctx, member);
-    for (let i = 0; i < count; i++) await createContact(ctx, auth, contactBody(rnd, folderIds, used));
+    const contacts: HistoryContact[] = [];
+    for (let i = 0; i < count; i++) {
+      const body = contactBody(rnd, folderIds, used);
+      const made = await ctx.store.write((tx) => createContactIn(tx, auth, body));
+      contacts.push({ id: made.id, phone: body.phone! });
+    }
+    owned.set(member.id, contacts);
   }
-  const reps = team.filter((t) => t.member.role === 'member');
-  await seedDialerDemo(ctx, vendorAuth, await Promise.all(reps.map(async (t, i) => ({ auth: await authFor(ctx, t.member), exchange: DIALER_EXCHANGES[i]! }))));
-  return [{ role: 'vendor', username: 'vendor', password: DEMO_PASSWORD }, ...TEAM.map((t) => ({ role: t.role, username: t.username, password: DEMO_PASSWORD }))];
+  const reps = await Promise.all(team.filter((t) => t.member.role === 'member').map(async (t) => ({ auth: await authFor(ctx, t.member), contacts: owned.get(t.member.id)! })));
+  await seedDialerDemo(ctx, vendorAuth, reps.map((rep, i) => ({ auth: rep.auth, exchange: DIALER_EXCHANGES[i]! })));
+  return reps;
 }
 
 async function authFor(ctx: Context, member: Member): Promise<AuthContext> {
