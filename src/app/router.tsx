@@ -26,6 +26,7 @@ export function createAppRouter() {
         { path: 'admin/custom-fields', lazy: async () => ({ Component: (await import('./routes/admin-custom-fields')).AdminCustomFieldsRoute }) },
         { path: 'admin/members', lazy: async () => ({ Component: (await import('./routes/admin-members')).AdminMembersRoute }) },
         { path: 'dialer/:id', lazy: async () => ({ Component: (await import('./routes/dialer')).DialerRoute }) },
+        { path: 'usage', lazy: async () => ({ Component: (await import('./routes/usage')).UsageRoute }) },
         { path: '*', element: <NotFoundRoute /> },
       ],
     },

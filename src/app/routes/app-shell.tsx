@@ -14,6 +14,7 @@ type NavItem = { to: string; label: string };
 function navItemsFor(role: MemberRecord['role']): NavItem[] {
   const items: NavItem[] = [
     { to: '/contacts', label: 'Contacts' },
+    { to: '/usage', label: 'Usage' },
     { to: '/trash', label: 'Trash' },
   ];
   if (role === 'vendor') {

@@ -1,0 +1,5 @@
+import { UsageScreen } from '../../features/usage/usage-screen';
+
+export function UsageRoute() {
+  return <UsageScreen />;
+}
