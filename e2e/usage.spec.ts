@@ -141,10 +141,20 @@ test("a manager reads the team's usage: default days, presets, own dates, sortin
   await expect(first.getByRole('cell').nth(1)).toContainText(calls[0].disposition);
 });
 
-test('a rep sees only its own figures and sessions', async ({ page }) => {
+const USAGE_READ = /\/rest\/1\/dialsession\/usage\?/;
+
+test('a rep sees only its own figures and sessions, and is told when they could not be read', async ({ page }) => {
   await signIn(page, 'blake');
+  await page.route(USAGE_READ, (route) => route.fulfill({
+    status: 500, contentType: 'application/json',
+    body: JSON.stringify({ http_status: 500, status: 'error', debug_codes: [{ code: 50001, reason: 'The server had a problem; nothing was applied.' }] }),
+  }));
   await openUsage(page);
   await expect(page.getByRole('heading', { name: 'Your usage', level: 1 })).toBeVisible();
+  const failed = page.getByRole('alert').filter({ hasText: 'Usage could not be loaded' });
+  await expect(failed).toContainText('The server had a problem');
+  await page.unroute(USAGE_READ);
+  await failed.getByRole('button', { name: 'Retry' }).click();
   const table = page.getByRole('table', { name: /^Your figures/ });
   await expect(table.locator('tbody').getByRole('row')).toHaveCount(1);
   await expect(table.getByRole('rowheader')).toHaveText(['Blake Okafor']);

@@ -40,7 +40,6 @@ export const clockQueryOptions = () =>
     queryKey: usageKeys.clock(),
     queryFn: async ({ signal }) => (await apiRequest<Envelope<'clock', ClockRecord>>('/rest/1/clock', { signal })).clock,
     staleTime: 5 * 60_000,
-    retry: 1,
   });
 
 export const memberName = (m: Pick<MemberRecord, 'display_name' | 'first_name' | 'last_name' | 'username'>) =>
