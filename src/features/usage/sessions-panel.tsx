@@ -29,7 +29,11 @@ export function SessionsPanel({ range, names, showMember }: Props) {
 
   if (query.isPending) return <div className="p-4"><Spinner label="Loading dial sessions…" /></div>;
   if (query.isError) {
-    return <ErrorState title="Dial sessions could not be loaded" message={errorMessage(query.error)} onRetry={() => void query.refetch()} retrying={query.isFetching} />;
+    return (
+      <div className="px-4">
+        <ErrorState title="Dial sessions could not be loaded" message={errorMessage(query.error)} onRetry={() => void query.refetch()} retrying={query.isFetching} />
+      </div>
+    );
   }
   const { sessions, total_pages: pages, total_results: total } = query.data;
   if (!sessions.length) return <EmptyState title="No dial sessions in these days">Sessions started from the contacts list appear here.</EmptyState>;

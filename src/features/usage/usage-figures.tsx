@@ -63,7 +63,7 @@ export function UsageFigures({ range, rep }: Props) {
     return (
       <section aria-label="Figures" className="rounded-lg border border-zinc-200 bg-white shadow-sm">
         <EmptyState title="No calls in these days">
-          {rep ? 'You made no calls' : 'No one made a call'} in {days}. Choose other days, or start a dial session from the contacts list.
+          {rep ? 'You made no calls' : 'No one made a call'} in these days ({days}). Choose other days, or start a dial session from the contacts list.
         </EmptyState>
       </section>
     );
