@@ -46,8 +46,8 @@ export function rangeProblem(range: DayRange): string | null {
 
 export const rangeFormSchema = z
   .object({
-    start: z.string().trim().min(1, { error: 'Enter a start date.' }).refine(isDay, { error: 'Enter the start date as a date, such as 2026-11-02.' }),
-    end: z.string().trim().min(1, { error: 'Enter an end date.' }).refine(isDay, { error: 'Enter the end date as a date, such as 2026-11-08.' }),
+    start: z.string().trim().min(1, { error: 'Enter a start date.' }).refine((v) => !v || isDay(v), { error: 'Enter the start date as a date, such as 2026-11-02.' }),
+    end: z.string().trim().min(1, { error: 'Enter an end date.' }).refine((v) => !v || isDay(v), { error: 'Enter the end date as a date, such as 2026-11-08.' }),
   })
   .superRefine((range, ctx) => {
     if (!isDay(range.start) || !isDay(range.end)) return;
