@@ -32,7 +32,7 @@ export type CustomFieldRecord = {
   type_name: string;
   display_order: string;
   _link: { self: { href: string } };
-  contact_count?: string;
+  contact_count?: number;
   options?: { id: string; label: string }[];
 };
 

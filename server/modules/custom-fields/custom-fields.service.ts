@@ -35,7 +35,7 @@ export async function listFields(ctx: Context, auth: AuthContext, query: z.outpu
   const [counts, options] = await Promise.all([repo.contactCounts(db, auth.scope, ids), repo.optionsOf(db, rows.filter((f) => f.type_id === 6).map((f) => f.id))]);
   const records = rows.map((f): CustomFieldRecord => ({
     ...fieldRecord(f),
-    contact_count: String(counts.get(f.id) ?? 0),
+    contact_count: counts.get(f.id) ?? 0,
     ...(f.type_id === 6 && { options: options.filter((o) => o.custom_field_id === f.id).map((o) => ({ id: String(o.id), label: o.label })) }),
   }));
   return { records, total };
