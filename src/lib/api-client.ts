@@ -23,6 +23,10 @@ export class ApiError extends Error {
   get fieldErrors(): (DebugCode & { field: string })[] {
     return this.debugCodes.filter((d): d is DebugCode & { field: string } => typeof d.field === 'string' && d.field !== 'body');
   }
+
+  hasCode(code: number): boolean {
+    return this.debugCodes.some((d) => d.code === code);
+  }
 }
 
 /** Text fit to show people for any thrown value. */
@@ -38,16 +42,23 @@ export type RequestOptions = {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
   query?: Record<string, QueryValue>;
   body?: unknown;
+  headers?: Record<string, string>;
   signal?: AbortSignal;
   /** Set for requests where a 401 is an expected answer (sign-in, session check). */
   allowUnauthorized?: boolean;
 };
 
-let onUnauthorized: (() => void) | null = null;
+/**
+ * What happens when a request finds the session has ended: resolves true once the user has signed in again (the
+ * request is then sent again), false when there is no way back (the 401 is then thrown).
+ */
+export type SessionEndedHandler = () => Promise<boolean>;
 
-/** Registers what happens when any request finds the session has ended (set once by the app). */
-export function setUnauthorizedHandler(handler: (() => void) | null): void {
-  onUnauthorized = handler;
+let onSessionEnded: SessionEndedHandler | null = null;
+
+/** Registers the app's answer to an ended session (set once by the app). */
+export function setSessionEndedHandler(handler: SessionEndedHandler | null): void {
+  onSessionEnded = handler;
 }
 
 export function buildUrl(path: string, query?: Record<string, QueryValue>): string {
@@ -76,29 +87,46 @@ async function readErrorCodes(response: Response): Promise<DebugCode[]> {
   return [{ code: response.status * 100, reason }];
 }
 
-export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  const { method = 'GET', query, body, signal, allowUnauthorized = false } = options;
-  const headers: Record<string, string> = { Accept: 'application/json', 'X-Ringbook-Request': '1' };
+async function send(path: string, options: RequestOptions): Promise<Response> {
+  const { method = 'GET', query, body, signal } = options;
+  const headers: Record<string, string> = { Accept: 'application/json', 'X-Ringbook-Request': '1', ...options.headers };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
-
-  const response = await fetch(buildUrl(path, query), {
+  return fetch(buildUrl(path, query), {
     method,
     headers,
     body: body === undefined ? undefined : JSON.stringify(body),
     credentials: 'same-origin',
     signal,
   });
+}
 
-  if (!response.ok) {
-    const codes = await readErrorCodes(response);
-    const retryAfter = Number(response.headers.get('Retry-After'));
-    const error = new ApiError(response.status, codes, Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : null);
-    if (response.status === 401 && !allowUnauthorized) onUnauthorized?.();
-    throw error;
+async function errorOf(response: Response): Promise<ApiError> {
+  const codes = await readErrorCodes(response);
+  const retryAfter = Number(response.headers.get('Retry-After'));
+  return new ApiError(response.status, codes, Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : null);
+}
+
+/**
+ * Sends a request and answers its parsed body with the response (for headers such as ETag). A 401 on a request
+ * that expects a session hands over to the session-ended handler and, once the user has signed in again, sends the
+ * same request again: what the user was doing (a save, a page) goes through instead of being lost.
+ */
+export async function apiFetch<T>(path: string, options: RequestOptions = {}): Promise<{ data: T; response: Response }> {
+  for (;;) {
+    const response = await send(path, options);
+    if (response.ok) {
+      const text = response.status === 204 ? '' : await response.text();
+      return { data: (text ? JSON.parse(text) : undefined) as T, response };
+    }
+    const error = await errorOf(response);
+    if (response.status !== 401 || options.allowUnauthorized || !onSessionEnded) throw error;
+    if (!(await onSessionEnded())) throw error;
+    options.signal?.throwIfAborted();
   }
-  if (response.status === 204) return undefined as T;
-  const text = await response.text();
-  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  return (await apiFetch<T>(path, options)).data;
 }
 
 /** Folders, tags and other listings key items by position ('0', '1', ...) beside paging fields. */

@@ -1,8 +1,11 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { startOver } from '../../api/auth';
 import { Spinner } from '../../components/ui/spinner';
 import { SignInForm } from '../../features/auth/sign-in-form';
 import { useSession } from '../../features/auth/use-session';
+import { focusPageHeading } from '../../features/auth/focus-page-heading';
 import { safeRedirect } from '../../lib/safe-redirect';
 
 export function SignInRoute() {
@@ -20,15 +23,22 @@ export function SignInRoute() {
       ? 'Your session ended. Please sign in again.'
       : undefined;
 
+  const queryClient = useQueryClient();
   useEffect(() => {
     document.title = 'Sign in · Ringbook';
   }, []);
 
-  /* Already signed in (another tab, or back button): go on to where the user was heading, unless a spent dialer link
-     brought them here, which they must be told about first. */
+  /* Sent here because the session ended: nothing cached of it survives (the screen that used it has gone now). */
   useEffect(() => {
-    if (member && !linkExpired) navigate(next, { replace: true });
-  }, [member, linkExpired, next, navigate]);
+    if (sessionEnded) startOver(queryClient, null);
+  }, [sessionEnded, queryClient]);
+
+  /* Already signed in (another tab, or back button): go on to where the user was heading, unless a spent dialer link
+     brought them here, which they must be told about first, or their session just ended (what is cached of it is
+     on its way out). */
+  useEffect(() => {
+    if (member && !linkExpired && !sessionEnded) navigate(next, { replace: true });
+  }, [member, linkExpired, sessionEnded, next, navigate]);
 
   return (
     <main className="flex min-h-dvh items-center justify-center bg-zinc-50 px-4 py-12">
@@ -50,7 +60,13 @@ export function SignInRoute() {
                   You are signed in: continue to Ringbook
                 </Link>
               )}
-              <SignInForm onSignedIn={() => navigate(next, { replace: true })} notice={notice} />
+              <SignInForm
+                onSignedIn={() => {
+                  const leaving = document.querySelector('main h1');
+                  void Promise.resolve(navigate(next, { replace: true })).then(() => focusPageHeading(leaving));
+                }}
+                notice={notice}
+              />
             </>
           )}
         </div>

@@ -14,6 +14,8 @@ export type DialogProps = {
   closeOnBackdrop?: boolean;
   /** Set while an action runs: Esc and the backdrop then do nothing. */
   preventClose?: boolean;
+  /** False for a dialog that must be answered through its own actions: no close button, Esc does nothing. */
+  dismissible?: boolean;
 };
 
 const widths = { sm: 'max-w-md', md: 'max-w-lg', lg: 'max-w-3xl' } as const;
@@ -33,14 +35,15 @@ export function Dialog({
   role,
   closeOnBackdrop = false,
   preventClose = false,
+  dismissible = true,
 }: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const descriptionId = useId();
   const onCloseRef = useRef(onClose);
   onCloseRef.current = onClose;
-  const preventRef = useRef(preventClose);
-  preventRef.current = preventClose;
+  const preventRef = useRef(preventClose || !dismissible);
+  preventRef.current = preventClose || !dismissible;
 
   useEffect(() => {
     const dialog = ref.current;
@@ -92,6 +95,7 @@ export function Dialog({
               </div>
             )}
           </div>
+          {dismissible && (
           <button
             type="button"
             onClick={() => !preventClose && onClose()}
@@ -102,6 +106,7 @@ export function Dialog({
               <path d="M6.28 5.22a.75.75 0 0 0-1.06 1.06L8.94 10l-3.72 3.72a.75.75 0 1 0 1.06 1.06L10 11.06l3.72 3.72a.75.75 0 1 0 1.06-1.06L11.06 10l3.72-3.72a.75.75 0 0 0-1.06-1.06L10 8.94 6.28 5.22Z" />
             </svg>
           </button>
+          )}
         </header>
         <div data-dialog-body className="min-h-0 flex-1 overflow-y-auto px-5 py-4">{children}</div>
         {footer && <footer data-dialog-footer className="flex flex-wrap items-center justify-end gap-2 border-t border-zinc-200 bg-zinc-50 px-5 py-3">{footer}</footer>}

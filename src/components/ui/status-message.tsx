@@ -2,12 +2,18 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useRef, use
 
 /*
  * One polite live region for the whole app ("Contact saved", "3 contacts moved to trash"). The region
- * is always in the DOM so screen readers pick up changes; the message fades after a few seconds.
+ * is always in the DOM so screen readers pick up changes; a plain message fades after a few seconds, one that
+ * offers an action (Undo) stays until it is used, dismissed or replaced, so nobody has to race a timer.
  */
 
 type Tone = 'success' | 'info';
-type Message = { id: number; text: string; tone: Tone };
-type StatusApi = { announce: (text: string, tone?: Tone) => void };
+export type StatusAction = { label: string; onAction: () => void };
+type Message = { id: number; text: string; tone: Tone; action?: StatusAction | undefined };
+type StatusApi = {
+  announce: (text: string, tone?: Tone, action?: StatusAction) => void;
+  /** Drops whatever is shown (e.g. when the signed-in member changes: no message outlives its session). */
+  clear: () => void;
+};
 
 const StatusContext = createContext<StatusApi | null>(null);
 
@@ -15,17 +21,18 @@ export function StatusProvider({ children }: { children: ReactNode }) {
   const [message, setMessage] = useState<Message | null>(null);
   const nextId = useRef(1);
 
-  const announce = useCallback((text: string, tone: Tone = 'success') => {
-    setMessage({ id: nextId.current++, text, tone });
+  const announce = useCallback((text: string, tone: Tone = 'success', action?: StatusAction) => {
+    setMessage({ id: nextId.current++, text, tone, action });
   }, []);
+  const clear = useCallback(() => setMessage(null), []);
 
   useEffect(() => {
-    if (!message) return;
+    if (!message || message.action) return;
     const timer = window.setTimeout(() => setMessage((m) => (m?.id === message.id ? null : m)), 6000);
     return () => window.clearTimeout(timer);
   }, [message]);
 
-  const api = useMemo(() => ({ announce }), [announce]);
+  const api = useMemo(() => ({ announce, clear }), [announce, clear]);
 
   return (
     <StatusContext value={api}>
@@ -42,6 +49,19 @@ export function StatusProvider({ children }: { children: ReactNode }) {
           <p role="status" aria-live="polite" aria-atomic="true">
             {message?.text}
           </p>
+          {message?.action && (
+            <button
+              type="button"
+              className="rounded px-1.5 py-0.5 font-semibold text-indigo-300 hover:bg-white/10 hover:text-white"
+              onClick={() => {
+                const action = message.action;
+                setMessage(null);
+                action?.onAction();
+              }}
+            >
+              {message.action.label}
+            </button>
+          )}
           {message && (
             <button
               type="button"

@@ -1,8 +1,10 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useEffect, useRef } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
+import type { MemberRecord } from '../../../server/contracts/members';
 import { signInBody } from '../../../server/contracts/members';
-import { useSignIn } from '../../api/auth';
+import { useResumeSession, useSignIn } from '../../api/auth';
 import { Button } from '../../components/ui/button';
 import { TextField } from '../../components/ui/text-field';
 import { ApiError, errorMessage } from '../../lib/api-client';
@@ -22,33 +24,50 @@ function signInError(error: unknown): string {
   return errorMessage(error);
 }
 
-export function SignInForm({ onSignedIn, notice }: { onSignedIn: () => void; notice?: string | undefined }) {
-  const signIn = useSignIn();
+type Props = {
+  onSignedIn: (member: MemberRecord) => void;
+  notice?: string | undefined;
+  /** Signing in again in place: this member's username is fixed, and nothing cached is dropped. */
+  resumeAs?: string | undefined;
+};
+
+export function SignInForm({ onSignedIn, notice, resumeAs }: Props) {
+  const fresh = useSignIn();
+  const resume = useResumeSession();
+  const signIn = resumeAs ? resume : fresh;
+  const messageRef = useRef<HTMLParagraphElement>(null);
   const {
     register,
     handleSubmit,
     formState: { errors, isSubmitting },
   } = useForm<SignInValues, unknown, z.output<typeof signInBody>>({
     resolver: zodResolver(signInBody),
-    defaultValues: { username: '', password: '' },
+    defaultValues: { username: resumeAs ?? '', password: '' },
   });
 
   const onSubmit = handleSubmit(async (values) => {
     try {
-      await signIn.mutateAsync(values);
-      onSignedIn();
+      onSignedIn(await signIn.mutateAsync(values));
     } catch {
       /* shown from signIn.error */
     }
   });
 
   const busy = isSubmitting || signIn.isPending;
+  const failed = signIn.isError && !busy;
+
+  /* A refused sign-in says why where the user is: focus moves to the message. */
+  useEffect(() => {
+    if (failed) messageRef.current?.focus();
+  }, [failed, signIn.failureCount, signIn.submittedAt]);
 
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4">
       <div role="alert" className="empty:hidden">
-        {signIn.isError && !busy ? (
-          <p className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">{signInError(signIn.error)}</p>
+        {failed ? (
+          <p ref={messageRef} tabIndex={-1} className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800 focus:outline-none">
+            {signInError(signIn.error)}
+          </p>
         ) : notice ? (
           <p className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">{notice}</p>
         ) : null}
@@ -58,7 +77,8 @@ export function SignInForm({ onSignedIn, notice }: { onSignedIn: () => void; not
         autoComplete="username"
         autoCapitalize="none"
         spellCheck={false}
-        autoFocus
+        autoFocus={!resumeAs}
+        readOnly={Boolean(resumeAs)}
         error={errors.username ? `Username ${errors.username.message}.` : undefined}
         {...register('username')}
       />
@@ -66,6 +86,7 @@ export function SignInForm({ onSignedIn, notice }: { onSignedIn: () => void; not
         label="Password"
         type="password"
         autoComplete="current-password"
+        data-autofocus={resumeAs ? true : undefined}
         error={errors.password ? `Password ${errors.password.message}.` : undefined}
         {...register('password')}
       />
