@@ -1,8 +1,23 @@
-import type { Table } from '@tanstack/react-table';
+import type { Column, Table } from '@tanstack/react-table';
 import { useEffect, useId, useRef, useState } from 'react';
 import type { ContactRecord } from '../../../server/contracts/contact-records';
 import { Button } from '../../components/ui/button';
 import { Checkbox } from '../../components/ui/checkbox';
+
+function ColumnChoices({ legend, columns }: { legend: string; columns: Column<ContactRecord>[] }) {
+  return (
+    <fieldset className="mb-1">
+      <legend className="px-2 pb-1 text-xs font-semibold tracking-wide text-zinc-500 uppercase">{legend}</legend>
+      <div className="space-y-0.5">
+        {columns.map((column) => (
+          <div key={column.id} className="rounded-md px-2 py-1.5 hover:bg-zinc-50">
+            <Checkbox label={column.columnDef.meta?.label ?? column.id} checked={column.getIsVisible()} onChange={column.getToggleVisibilityHandler()} />
+          </div>
+        ))}
+      </div>
+    </fieldset>
+  );
+}
 
 /** "Columns" disclosure: one checkbox per hideable column. Esc or a click outside closes it. */
 export function ColumnsMenu({ table }: { table: Table<ContactRecord> }) {
@@ -11,6 +26,8 @@ export function ColumnsMenu({ table }: { table: Table<ContactRecord> }) {
   const rootRef = useRef<HTMLDivElement>(null);
   const buttonRef = useRef<HTMLButtonElement>(null);
   const hideable = table.getAllLeafColumns().filter((c) => c.getCanHide());
+  const standard = hideable.filter((c) => !c.columnDef.meta?.customField);
+  const custom = hideable.filter((c) => c.columnDef.meta?.customField);
 
   useEffect(() => {
     if (!open) return;
@@ -48,29 +65,17 @@ export function ColumnsMenu({ table }: { table: Table<ContactRecord> }) {
       <div
         id={panelId}
         hidden={!open}
-        className="absolute right-0 z-20 mt-1 w-52 rounded-lg border border-zinc-200 bg-white p-2 shadow-lg"
+        className="absolute right-0 z-20 mt-1 max-h-[60dvh] w-56 overflow-y-auto rounded-lg border border-zinc-200 bg-white p-2 shadow-lg"
       >
-        <fieldset>
-          <legend className="px-2 pb-1 text-xs font-semibold tracking-wide text-zinc-500 uppercase">Show columns</legend>
-          <div className="space-y-0.5">
-            {hideable.map((column) => (
-              <div key={column.id} className="rounded-md px-2 py-1.5 hover:bg-zinc-50">
-                <Checkbox
-                  label={column.columnDef.meta?.label ?? column.id}
-                  checked={column.getIsVisible()}
-                  onChange={column.getToggleVisibilityHandler()}
-                />
-              </div>
-            ))}
-          </div>
-          <button
-            type="button"
-            className="mt-1 w-full rounded-md px-2 py-1.5 text-left text-sm text-indigo-700 hover:bg-indigo-50"
-            onClick={() => table.resetColumnVisibility(true)}
-          >
-            Show all columns
-          </button>
-        </fieldset>
+        <ColumnChoices legend="Show columns" columns={standard} />
+        {custom.length > 0 && <ColumnChoices legend="Custom fields" columns={custom} />}
+        <button
+          type="button"
+          className="mt-1 w-full rounded-md px-2 py-1.5 text-left text-sm text-indigo-700 hover:bg-indigo-50"
+          onClick={() => table.setColumnVisibility({ date_modified: false, ...Object.fromEntries(custom.map((c) => [c.id, false])) })}
+        >
+          Reset columns
+        </button>
       </div>
     </div>
   );

@@ -1,6 +1,8 @@
 import { createColumnHelper, type RowData } from '@tanstack/react-table';
+import { Link } from 'react-router';
 import type { ContactRecord } from '../../../server/contracts/contact-records';
 import type { ContactSortColumn } from '../../../server/contracts/contacts';
+import type { CustomFieldRecord } from '../../../server/contracts/custom-fields';
 import { Checkbox } from '../../components/ui/checkbox';
 import { formatDate, formatDateTime, formatPhone, ratingValue } from '../../lib/format';
 import { contactDisplayName } from './contact-name';
@@ -10,13 +12,16 @@ declare module '@tanstack/react-table' {
     sortKey?: ContactSortColumn;
     label?: string;
     className?: string;
+    /** Shown in the columns menu under "Custom fields". */
+    customField?: boolean;
   }
 }
 
 const column = createColumnHelper<ContactRecord>();
+const none = <span className="text-zinc-400">—</span>;
 
 function Stars({ value }: { value: number | null }) {
-  if (!value) return <span className="text-zinc-400">—</span>;
+  if (!value) return none;
   return (
     <span className="inline-flex items-center gap-0.5" title={`${value} of 5`}>
       <span className="sr-only">{`${value} of 5`}</span>
@@ -29,56 +34,66 @@ function Stars({ value }: { value: number | null }) {
   );
 }
 
-export function buildContactColumns(onOpen: (contact: ContactRecord) => void) {
+export const contactHref = (contact: Pick<ContactRecord, 'contact_user_id'>) => `/contacts/${encodeURIComponent(contact.contact_user_id)}`;
+
+export const folderNameOf = (c: ContactRecord) => (c.category_id && c.category_id !== '0' ? c.category?.name || '' : '');
+
+export type ColumnOptions = {
+  onEdit: (contact: ContactRecord) => void;
+  /** Which name sort the Name column's header toggles: the one chosen, else first name. */
+  nameSortKey: 'first_name' | 'last_name';
+  /** Owner names by member id, for managers and the vendor (null: no Owner column). */
+  owners: Map<string, string> | null;
+  customFields: CustomFieldRecord[];
+};
+
+export const customFieldColumnId = (field: Pick<CustomFieldRecord, 'custom_field_id'>) => `cf_${field.custom_field_id}`;
+
+function selectColumn() {
+  return column.display({
+    id: 'select',
+    enableHiding: false,
+    meta: { className: 'w-10' },
+    header: ({ table }) => (
+      <Checkbox
+        aria-label="Select all on this page"
+        checked={table.getIsAllPageRowsSelected()}
+        indeterminate={table.getIsSomePageRowsSelected()}
+        disabled={table.getRowModel().rows.length === 0}
+        onChange={table.getToggleAllPageRowsSelectedHandler()}
+      />
+    ),
+    cell: ({ row }) => (
+      <Checkbox aria-label={`Select ${contactDisplayName(row.original)}`} checked={row.getIsSelected()} onChange={row.getToggleSelectedHandler()} />
+    ),
+  });
+}
+
+function basicColumns(nameSortKey: ColumnOptions['nameSortKey']) {
   return [
-    column.display({
-      id: 'select',
-      enableHiding: false,
-      meta: { className: 'w-10' },
-      header: ({ table }) => (
-        <Checkbox
-          aria-label="Select all on this page"
-          checked={table.getIsAllPageRowsSelected()}
-          indeterminate={table.getIsSomePageRowsSelected()}
-          disabled={table.getRowModel().rows.length === 0}
-          onChange={table.getToggleAllPageRowsSelectedHandler()}
-        />
-      ),
-      cell: ({ row }) => (
-        <Checkbox
-          aria-label={`Select ${contactDisplayName(row.original)}`}
-          checked={row.getIsSelected()}
-          onChange={row.getToggleSelectedHandler()}
-        />
-      ),
-    }),
     column.accessor((c) => contactDisplayName(c), {
       id: 'name',
       header: 'Name',
       enableHiding: false,
-      meta: { sortKey: 'first_name', className: 'min-w-44' },
+      meta: { sortKey: nameSortKey, className: 'min-w-36' },
       cell: ({ row, getValue }) => (
-        <button
-          type="button"
-          onClick={() => onOpen(row.original)}
-          className="rounded text-left font-medium text-zinc-900 hover:text-indigo-700 hover:underline"
-        >
+        <Link to={contactHref(row.original)} className="rounded font-medium text-zinc-900 hover:text-indigo-700 hover:underline">
           {getValue()}
-        </button>
+        </Link>
       ),
     }),
     column.accessor((c) => c.primary_email?.email_address ?? '', {
       id: 'email',
       header: 'E-mail',
-      meta: { sortKey: 'email', label: 'E-mail', className: 'max-w-64' },
+      meta: { sortKey: 'email', label: 'E-mail', className: 'max-w-44' },
       cell: ({ getValue }) => {
         const email = getValue();
         return email ? (
-          <a href={`mailto:${email}`} title={email} className="block max-w-64 truncate text-zinc-700 hover:text-indigo-700 hover:underline">
+          <a href={`mailto:${email}`} title={email} className="block max-w-40 truncate text-zinc-700 hover:text-indigo-700 hover:underline">
             {email}
           </a>
         ) : (
-          <span className="text-zinc-400">—</span>
+          none
         );
       },
     }),
@@ -93,24 +108,24 @@ export function buildContactColumns(onOpen: (contact: ContactRecord) => void) {
             {formatPhone(phone)}
           </a>
         ) : (
-          <span className="text-zinc-400">—</span>
+          none
         );
       },
     }),
-    column.accessor((c) => (c.category_id && c.category_id !== '0' ? c.category?.name || '' : ''), {
+    column.accessor(folderNameOf, {
       id: 'folder',
       header: 'Folder',
-      meta: { label: 'Folder' },
-      cell: ({ getValue }) => getValue() || <span className="text-zinc-400">—</span>,
+      meta: { label: 'Folder', className: 'whitespace-nowrap' },
+      cell: ({ getValue }) => getValue() || none,
     }),
     column.accessor((c) => c.tags ?? [], {
       id: 'tags',
       header: 'Tags',
-      meta: { label: 'Tags', className: 'min-w-32' },
+      meta: { label: 'Tags', className: 'min-w-28' },
       cell: ({ getValue }) => {
         const tags = getValue();
-        if (tags.length === 0) return <span className="text-zinc-400">—</span>;
-        const shown = tags.slice(0, 3);
+        if (tags.length === 0) return none;
+        const shown = tags.slice(0, 2);
         return (
           <span className="flex flex-wrap gap-1">
             {shown.map((t) => (
@@ -145,5 +160,66 @@ export function buildContactColumns(onOpen: (contact: ContactRecord) => void) {
       meta: { sortKey: 'date_modified', label: 'Modified', className: 'whitespace-nowrap' },
       cell: ({ getValue }) => <time title={formatDateTime(getValue())}>{formatDate(getValue())}</time>,
     }),
+  ];
+}
+
+function ownerColumn(owners: Map<string, string>) {
+  return column.accessor((c) => owners.get(c.owner_id) ?? '', {
+    id: 'owner',
+    header: 'Owner',
+    meta: { sortKey: 'owner', label: 'Owner', className: 'whitespace-nowrap' },
+    cell: ({ getValue, row }) => getValue() || <span className="text-zinc-500">Member {row.original.owner_id}</span>,
+  });
+}
+
+function customFieldColumn(field: CustomFieldRecord) {
+  return column.accessor((c) => c.custom_fields?.find((v) => v.custom_field_id === field.custom_field_id)?.value ?? '', {
+    id: customFieldColumnId(field),
+    header: field.display_name,
+    meta: { label: field.display_name, customField: true, className: 'max-w-56' },
+    cell: ({ getValue }) => {
+      const value = getValue();
+      if (!value) return none;
+      if (field.type_id === '2') return value === '1' ? 'Yes' : 'No';
+      return (
+        <span className="block max-w-56 truncate" title={value}>
+          {value}
+        </span>
+      );
+    },
+  });
+}
+
+function editColumn(onEdit: ColumnOptions['onEdit']) {
+  return column.display({
+    id: 'actions',
+    enableHiding: false,
+    meta: { className: 'w-10' },
+    header: () => <span className="sr-only">Actions</span>,
+    cell: ({ row }) => (
+      <button
+        type="button"
+        onClick={() => onEdit(row.original)}
+        aria-label={`Edit ${contactDisplayName(row.original)}`}
+        aria-keyshortcuts="E"
+        title="Edit (E)"
+        className="rounded p-1 text-zinc-500 hover:bg-indigo-50 hover:text-indigo-700"
+      >
+        <svg viewBox="0 0 20 20" fill="currentColor" className="size-4" aria-hidden="true">
+          <path d="m5.433 13.917 1.262-3.155A4 4 0 0 1 7.58 9.42l6.92-6.918a2.121 2.121 0 0 1 3 3l-6.92 6.918c-.383.383-.84.685-1.343.886l-3.154 1.262a.5.5 0 0 1-.65-.65Z" />
+          <path d="M3.5 5.75c0-.69.56-1.25 1.25-1.25H10A.75.75 0 0 0 10 3H4.75A2.75 2.75 0 0 0 2 5.75v9.5A2.75 2.75 0 0 0 4.75 18h9.5A2.75 2.75 0 0 0 17 15.25V10a.75.75 0 0 0-1.5 0v5.25c0 .69-.56 1.25-1.25 1.25h-9.5c-.69 0-1.25-.56-1.25-1.25v-9.5Z" />
+        </svg>
+      </button>
+    ),
+  });
+}
+
+export function buildContactColumns({ onEdit, nameSortKey, owners, customFields }: ColumnOptions) {
+  return [
+    selectColumn(),
+    ...basicColumns(nameSortKey),
+    ...(owners ? [ownerColumn(owners)] : []),
+    ...customFields.map(customFieldColumn),
+    editColumn(onEdit),
   ];
 }

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import type { ContactRecord } from '../../../server/contracts/contact-records';
-import { contactQueryOptions } from '../../api/contacts';
+import { versionedContactQueryOptions, type VersionedContact } from '../../api/contacts';
 import { foldersQueryOptions } from '../../api/folders';
 import { Button } from '../../components/ui/button';
 import { Dialog } from '../../components/ui/dialog';
@@ -39,9 +39,18 @@ export function ContactFormDialog({ target, onClose, onSaved, onTrash }: Props) 
   }, [dirty]);
   const folders = useQuery(foldersQueryOptions());
   const editId = target?.kind === 'edit' ? target.id : null;
-  const detail = useQuery({ ...contactQueryOptions(editId ?? ''), enabled: editId !== null });
+  const detail = useQuery({ ...versionedContactQueryOptions(editId ?? ''), enabled: editId !== null });
+  /*
+   * The form edits the record as freshly read when it opened (with its ETag), kept aside: a later refetch must not
+   * swap it under the user's edits. Only "Reload their version" after a conflict replaces it.
+   */
+  const [snapshot, setSnapshot] = useState<VersionedContact | null>(null);
+  const base = editId && snapshot?.record.contact_user_id === editId ? snapshot : null;
+  useEffect(() => {
+    if (editId && !base && detail.data && detail.isFetchedAfterMount) setSnapshot(detail.data);
+  }, [editId, base, detail.data, detail.isFetchedAfterMount]);
 
-  const contact = editId ? detail.data : undefined;
+  const contact = base?.record;
   const title = target?.kind === 'edit' ? `Edit ${contact ? contactDisplayName(contact) : target.name}` : 'New contact';
   const ready = target?.kind === 'new' || Boolean(contact);
 
@@ -69,7 +78,7 @@ export function ContactFormDialog({ target, onClose, onSaved, onTrash }: Props) 
           </>
         }
       >
-        {target?.kind === 'edit' && detail.isPending && (
+        {target?.kind === 'edit' && !contact && !detail.isError && (
           <div className="flex justify-center py-16" aria-busy="true">
             <Spinner label="Loading contact…" />
           </div>
@@ -79,9 +88,11 @@ export function ContactFormDialog({ target, onClose, onSaved, onTrash }: Props) 
         )}
         {target && ready && (
           <ContactForm
-            key={contact?.contact_user_id ?? 'new'}
+            key={contact ? `${contact.contact_user_id}:${base?.etag ?? ''}` : 'new'}
             formId={formId}
             contact={contact}
+            etag={base?.etag}
+            onReload={setSnapshot}
             folders={folders.data ?? []}
             onPendingChange={setPending}
             onDirtyChange={setDirty}

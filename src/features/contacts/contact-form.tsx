@@ -1,22 +1,20 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId } from 'react';
 import { useForm, type FieldErrors } from 'react-hook-form';
 import type { ContactRecord } from '../../../server/contracts/contact-records';
-import { useCreateContact, useUpdateContact } from '../../api/contacts';
+import type { VersionedContact } from '../../api/contacts';
 import { flattenFolders, type Folder } from '../../api/folders';
-import { Checkbox } from '../../components/ui/checkbox';
 import { SelectField, TextareaField, TextField } from '../../components/ui/field';
-import { ApiError, errorMessage } from '../../lib/api-client';
+import { ConflictReview } from './conflict-review';
+import { DuplicateReview } from './duplicate-review';
+import { useContactSave } from './use-contact-save';
 import {
   contactFormSchema,
-  createBodyFrom,
   emptyContactValues,
   FIELD_LABELS,
-  formFieldFor,
   labelledMessage,
   PHONE_TYPE_OPTIONS,
   RATING_OPTIONS,
-  updateBodyFrom,
   valuesFromContact,
   type ContactFieldName,
   type ContactFormInput,
@@ -43,18 +41,19 @@ export type SaveOutcome = { message: string };
 type ContactFormProps = {
   formId: string;
   contact?: ContactRecord | undefined;
+  /** The contact's version when the form read it: the update applies only if nobody changed it since. */
+  etag?: string | null | undefined;
   folders: Folder[];
+  /** After a conflict, the user chose to edit the current version instead of theirs. */
+  onReload?: (current: VersionedContact) => void;
   onSaved: (outcome: SaveOutcome) => void;
   onPendingChange?: (pending: boolean) => void;
   /** Whether any field differs from what the form started with; false again when the form goes away. */
   onDirtyChange?: (dirty: boolean) => void;
 };
 
-export function ContactForm({ formId, contact, folders, onSaved, onPendingChange, onDirtyChange }: ContactFormProps) {
+export function ContactForm({ formId, contact, etag, folders, onSaved, onReload, onPendingChange, onDirtyChange }: ContactFormProps) {
   const isEdit = Boolean(contact);
-  const createContact = useCreateContact();
-  const updateContact = useUpdateContact();
-  const [formError, setFormError] = useState<string[]>([]);
   const historyId = useId();
 
   const {
@@ -62,6 +61,7 @@ export function ContactForm({ formId, contact, folders, onSaved, onPendingChange
     handleSubmit,
     setError,
     setFocus,
+    getValues,
     formState: { errors, dirtyFields, isDirty },
   } = useForm<ContactFormInput, unknown, ContactFormOutput>({
     resolver: zodResolver(contactFormSchema),
@@ -82,41 +82,13 @@ export function ContactForm({ formId, contact, folders, onSaved, onPendingChange
     return message ? labelledMessage(field, message) : undefined;
   };
 
+  const save = useContactSave({ contact, etag, getValues: () => getValues() as ContactFormValues, dirtyFields, setError, onSaved });
+  const { formError, duplicates, conflict } = save;
+
   const onSubmit = handleSubmit(async (values) => {
-    setFormError([]);
     onPendingChange?.(true);
     try {
-      if (contact) {
-        await updateContact.mutateAsync({ id: contact.contact_user_id, body: updateBodyFrom(values, dirtyFields) });
-        onSaved({ message: 'Contact saved' });
-      } else {
-        const created = await createContact.mutateAsync(createBodyFrom(values));
-        onSaved({
-          message:
-            created.duplicate_action === 'updated'
-              ? 'An existing contact with this e-mail or phone was updated'
-              : created.duplicate_action === 'skipped'
-                ? 'A contact with this e-mail or phone already exists; it was left unchanged'
-                : 'Contact saved',
-        });
-      }
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 400 && error.fieldErrors.length > 0) {
-        const unmapped: string[] = [];
-        let focused = false;
-        for (const entry of error.fieldErrors) {
-          const field = formFieldFor(entry.field);
-          if (field) {
-            setError(field, { type: 'server', message: labelledMessage(field, entry.reason, entry.field) }, { shouldFocus: !focused });
-            focused = true;
-          } else unmapped.push(entry.reason);
-        }
-        const general = error.debugCodes.filter((d) => !d.field).map((d) => d.reason);
-        setFormError([...general, ...unmapped]);
-        if (!focused && unmapped.length === 0 && general.length === 0) setFormError([errorMessage(error)]);
-      } else if (!(error instanceof ApiError && error.status === 401)) {
-        setFormError([errorMessage(error)]);
-      }
+      await save.submit(values);
     } finally {
       onPendingChange?.(false);
     }
@@ -135,6 +107,7 @@ export function ContactForm({ formId, contact, folders, onSaved, onPendingChange
   const currentTags = contact?.tags ?? [];
 
   return (
+    <>
     <form id={formId} onSubmit={onSubmit} noValidate className="space-y-6">
       {formError.length > 0 && (
         <div role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
@@ -235,13 +208,34 @@ export function ContactForm({ formId, contact, folders, onSaved, onPendingChange
         />
       </fieldset>
 
-      {!isEdit && (
-        <Checkbox
-          label={FIELD_LABELS.allow_duplicates}
-          hint="By default a contact with the same e-mail or phone is updated instead of added twice."
-          {...register('allow_duplicates')}
-        />
-      )}
+      {!isEdit && <p className="text-xs text-zinc-500">If a contact with this e-mail or phone exists, you choose what happens before anything is saved.</p>}
     </form>
+    {duplicates && (
+      <DuplicateReview
+        review={duplicates}
+        folders={folders}
+        onBack={save.closeReview}
+        onDone={(message) => {
+          save.closeReview();
+          onSaved({ message });
+        }}
+      />
+    )}
+    {conflict && (
+      <ConflictReview
+        conflict={conflict}
+        folders={folders}
+        onBack={save.closeReview}
+        onReload={(current) => {
+          save.closeReview();
+          onReload?.(current);
+        }}
+        onApplied={(message) => {
+          save.closeReview();
+          onSaved({ message });
+        }}
+      />
+    )}
+    </>
   );
 }

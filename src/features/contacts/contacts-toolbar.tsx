@@ -8,15 +8,39 @@ import { Button } from '../../components/ui/button';
 import { InlineSelect } from '../../components/ui/select';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { ColumnsMenu } from './columns-menu';
+import { SORT_CHOICES } from './use-contact-list-params';
 
 type Props = {
-  table: Table<ContactRecord>;
   params: ContactListParams;
   update: (changes: Record<string, string | number | null | undefined>, options?: { replace?: boolean }) => void;
+  /** The caller's team, for managers and the vendor (null for a rep: no owner filter or sort). */
+  owners: { id: string; name: string }[] | null;
+};
+
+type ActionsProps = {
+  table: Table<ContactRecord>;
   onNewContact: () => void;
-  /** Dials every contact of the current folder, search and tag (absent while the list is empty). */
+  /** Dials every contact of the current folder, search, tag and owner (absent while the list is empty). */
   onDialAll?: (() => void) | undefined;
 };
+
+/** What applies to the list as a whole: its columns, dialing all of it, and a new contact. */
+export function ContactsActions({ table, onNewContact, onDialAll }: ActionsProps) {
+  return (
+    <div className="flex items-center gap-2">
+      <ColumnsMenu table={table} />
+      <Button onClick={onDialAll} disabled={!onDialAll}>
+        Dial all
+      </Button>
+      <Button variant="primary" onClick={onNewContact}>
+        <svg viewBox="0 0 20 20" fill="currentColor" className="size-4" aria-hidden="true">
+          <path d="M10.75 4.75a.75.75 0 0 0-1.5 0v4.5h-4.5a.75.75 0 0 0 0 1.5h4.5v4.5a.75.75 0 0 0 1.5 0v-4.5h4.5a.75.75 0 0 0 0-1.5h-4.5v-4.5Z" />
+        </svg>
+        New contact
+      </Button>
+    </div>
+  );
+}
 
 function SearchBox({ value, onChange }: { value: string; onChange: (value: string) => void }) {
   const [text, setText] = useState(value);
@@ -35,7 +59,7 @@ function SearchBox({ value, onChange }: { value: string; onChange: (value: strin
   }, [value]);
 
   return (
-    <div className="relative w-full max-w-xs">
+    <div className="relative w-full sm:max-w-xs">
       <svg viewBox="0 0 20 20" fill="currentColor" className="pointer-events-none absolute top-2.5 left-2.5 size-4 text-zinc-400" aria-hidden="true">
         <path fillRule="evenodd" d="M9 3.5a5.5 5.5 0 1 0 0 11 5.5 5.5 0 0 0 0-11ZM2 9a7 7 0 1 1 12.452 4.391l3.328 3.329a.75.75 0 1 1-1.06 1.06l-3.329-3.328A7 7 0 0 1 2 9Z" clipRule="evenodd" />
       </svg>
@@ -56,15 +80,26 @@ function SearchBox({ value, onChange }: { value: string; onChange: (value: strin
   );
 }
 
-export function ContactsToolbar({ table, params, update, onNewContact, onDialAll }: Props) {
+const sortValue = (sortBy: string, order: string) => `${sortBy}:${order}`;
+
+export function ContactsToolbar({ params, update, owners }: Props) {
   const tags = useQuery(tagsQueryOptions());
   const tagOptions = [{ value: '', label: 'All tags' }, ...(tags.data ?? []).map((t) => ({ value: String(t.id), label: t.title }))];
   if (params.tag_id && !tagOptions.some((o) => o.value === params.tag_id)) {
     tagOptions.push({ value: params.tag_id, label: tags.isPending ? 'Loading…' : `Tag ${params.tag_id}` });
   }
+  const ownerOptions = owners ? [{ value: '', label: 'All owners' }, ...owners.map((o) => ({ value: o.id, label: o.name }))] : [];
+  if (owners && params.owner_id && !ownerOptions.some((o) => o.value === params.owner_id)) {
+    ownerOptions.push({ value: params.owner_id, label: `Member ${params.owner_id}` });
+  }
+  const sortOptions = SORT_CHOICES.filter((c) => owners || !c.managersOnly).map((c) => ({ value: sortValue(c.sortBy, c.order), label: c.label }));
+  const currentSort = sortValue(params.sort_by, params.sort_order);
+  if (!sortOptions.some((o) => o.value === currentSort)) {
+    sortOptions.push({ value: currentSort, label: `${params.sort_by.replace('_', ' ')} (${params.sort_order === 'ASC' ? 'ascending' : 'descending'})` });
+  }
 
   return (
-    <div className="flex flex-wrap items-center gap-2">
+    <div role="search" aria-label="Find contacts" className="flex flex-wrap items-center gap-2">
       <SearchBox value={params.search ?? ''} onChange={(search) => update({ search: search || null }, { replace: true })} />
       <InlineSelect
         label="Filter by tag"
@@ -72,20 +107,29 @@ export function ContactsToolbar({ table, params, update, onNewContact, onDialAll
         options={tagOptions}
         value={params.tag_id ?? ''}
         onChange={(e) => update({ tag: e.target.value || null })}
-        className="max-w-48"
+        className="max-w-44"
       />
-      <div className="ml-auto flex items-center gap-2">
-        <ColumnsMenu table={table} />
-        <Button onClick={onDialAll} disabled={!onDialAll}>
-          Dial all
-        </Button>
-        <Button variant="primary" onClick={onNewContact}>
-          <svg viewBox="0 0 20 20" fill="currentColor" className="size-4" aria-hidden="true">
-            <path d="M10.75 4.75a.75.75 0 0 0-1.5 0v4.5h-4.5a.75.75 0 0 0 0 1.5h4.5v4.5a.75.75 0 0 0 1.5 0v-4.5h4.5a.75.75 0 0 0 0-1.5h-4.5v-4.5Z" />
-          </svg>
-          New contact
-        </Button>
-      </div>
+      {owners && (
+        <InlineSelect
+          label="Filter by owner"
+          hideLabel
+          options={ownerOptions}
+          value={params.owner_id ?? ''}
+          onChange={(e) => update({ owner: e.target.value || null })}
+          className="max-w-44"
+        />
+      )}
+      <InlineSelect
+        label="Sort by"
+        hideLabel
+        options={sortOptions}
+        value={currentSort}
+        onChange={(e) => {
+          const [sortBy, order] = e.target.value.split(':');
+          update({ sort_by: sortBy, sort_order: order });
+        }}
+        className="max-w-52"
+      />
     </div>
   );
 }

@@ -19,10 +19,23 @@ const positiveInt = (value: string | null): number | null => {
 
 const idParam = (value: string | null): string | undefined => (value && /^[1-9]\d*$/.test(value) ? value : undefined);
 
-export type ListFilters = { search?: string; folder?: string; tag?: string };
+/** The sort choices the grid offers, each a column and a direction. */
+export const SORT_CHOICES: { sortBy: ContactSortColumn; order: 'ASC' | 'DESC'; label: string; managersOnly?: boolean }[] = [
+  { sortBy: 'date_added', order: 'DESC', label: 'Newest first' },
+  { sortBy: 'date_added', order: 'ASC', label: 'Oldest first' },
+  { sortBy: 'date_modified', order: 'DESC', label: 'Recently modified' },
+  { sortBy: 'first_name', order: 'ASC', label: 'First name (A–Z)' },
+  { sortBy: 'first_name', order: 'DESC', label: 'First name (Z–A)' },
+  { sortBy: 'last_name', order: 'ASC', label: 'Last name (A–Z)' },
+  { sortBy: 'last_name', order: 'DESC', label: 'Last name (Z–A)' },
+  { sortBy: 'email', order: 'ASC', label: 'E-mail (A–Z)' },
+  { sortBy: 'rating', order: 'DESC', label: 'Rating (highest first)' },
+  { sortBy: 'owner', order: 'ASC', label: 'Owner (A–Z)', managersOnly: true },
+  { sortBy: 'owner', order: 'DESC', label: 'Owner (Z–A)', managersOnly: true },
+];
 
 /**
- * The contact list's state lives in the URL (?page=&page_size=&sort_by=&sort_order=&search=&folder=&tag=)
+ * The contact list's state lives in the URL (?page=&page_size=&sort_by=&sort_order=&search=&folder=&tag=&owner=)
  * so reload, back/forward and shared links all work. Invalid values fall back to defaults.
  */
 export function useContactListParams() {
@@ -45,6 +58,8 @@ export function useContactListParams() {
     if (folder) result.category_id = folder;
     const tag = idParam(searchParams.get('tag'));
     if (tag) result.tag_id = tag;
+    const owner = idParam(searchParams.get('owner'));
+    if (owner) result.owner_id = owner;
     return result;
   }, [searchParams]);
 
@@ -68,10 +83,10 @@ export function useContactListParams() {
     [setSearchParams],
   );
 
-  /* The folder is where the user is, not a filter to clear: only search and tag count. */
-  const hasFilters = Boolean(params.search || params.tag_id);
+  /* The folder is where the user is, not a filter to clear: search, tag and owner count. */
+  const hasFilters = Boolean(params.search || params.tag_id || params.owner_id);
 
-  const clearFilters = useCallback(() => update({ search: null, tag: null }), [update]);
+  const clearFilters = useCallback(() => update({ search: null, tag: null, owner: null }), [update]);
 
   return { params, update, hasFilters, clearFilters, searchParams };
 }
