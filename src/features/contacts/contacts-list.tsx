@@ -1,5 +1,6 @@
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { Table } from '@tanstack/react-table';
+import { useEffect, useRef } from 'react';
 import type { ContactRecord } from '../../../server/contracts/contact-records';
 import type { ContactSortColumn } from '../../../server/contracts/contacts';
 import type { ContactListParams, ContactPage } from '../../api/contacts';
@@ -56,13 +57,22 @@ function Empty({ hasFilters, emptyText, folderName, inFolder, onClearFilters, on
 export function ContactsList(props: Props) {
   const { table, list, params, heading, onSort, onOpen, onEdit, onPage, onPageSize } = props;
   const narrow = useMediaQuery('(max-width: 639px)');
+  const sectionRef = useRef<HTMLElement>(null);
   const page = list.data;
+
+  /* On a phone the cards are in the page's flow: a new page starts at the top of the list (the grid scrolls itself). */
+  const shownPage = page && !list.isPlaceholderData ? page.page : null;
+  useEffect(() => {
+    const section = sectionRef.current;
+    if (narrow && shownPage !== null && section && section.getBoundingClientRect().top < 0) section.scrollIntoView({ block: 'start' });
+  }, [narrow, shownPage]);
   const loading = list.isPending;
   const showError = list.isError && !page;
   const isEmpty = !loading && !showError && page !== undefined && page.contacts.length === 0;
 
   return (
     <section
+      ref={sectionRef}
       aria-label="Contacts"
       aria-busy={loading || list.isPlaceholderData}
       className="flex flex-col overflow-hidden rounded-lg border border-zinc-200 bg-white shadow-sm sm:min-h-0 sm:flex-1"
