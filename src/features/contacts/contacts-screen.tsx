@@ -105,9 +105,12 @@ export function ContactsScreen() {
     const summary = `${formatCount(total, 'contact', 'contacts')} ${activeFolder ? `in ${activeFolder.name}` : ''} ${filterSummary}`;
     setDialLaunch({ target: { kind: 'filter', filter: dialFilter }, summary: summary.replace(/\s+/g, ' ').trim() });
   };
+  /* Picked contacts are dialed in the grid's order on this page, then those picked on other pages as they were picked. */
   const dialSelected = () => {
     if (selection.allMatching) return dialAll();
-    setDialLaunch({ target: { kind: 'selected', ids: selection.ids }, summary: formatCount(selection.ids.length, 'selected contact', 'selected contacts') });
+    const onPage = rows.map((c) => c.contact_user_id).filter((id) => selection.ids.includes(id));
+    const ids = [...onPage, ...selection.ids.filter((id) => !onPage.includes(id))];
+    setDialLaunch({ target: { kind: 'selected', ids }, summary: formatCount(ids.length, 'selected contact', 'selected contacts') });
   };
 
   const startBulk = (action: BulkAction) => setBulkDraft({ action, selection: selection.bulkSelection(), count: selection.count, fromSelection: true });

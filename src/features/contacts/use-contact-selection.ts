@@ -11,9 +11,10 @@ import { useSession } from '../auth/use-session';
  * for the tab's session. Unticking a row of an
  * all-matching selection keeps the rest of the page ticked: the API takes a filter or ids, not a filter minus ids.
  */
-type Selection = { kind: 'ids'; ids: Record<string, true> } | { kind: 'all' };
+/* Ids are kept in the order they were picked (object keys would put numeric ids in numeric order). */
+type Selection = { kind: 'ids'; ids: string[] } | { kind: 'all' };
 
-const NONE: Selection = { kind: 'ids', ids: {} };
+const NONE: Selection = { kind: 'ids', ids: [] };
 const STORAGE_KEY = 'ringbook.contacts.selection';
 type Stored = { key: string; selection: Selection };
 
@@ -21,7 +22,7 @@ type Stored = { key: string; selection: Selection };
 function loadSelection(filterKey: string): Stored {
   try {
     const stored = JSON.parse(window.sessionStorage.getItem(STORAGE_KEY) ?? 'null') as Stored | null;
-    if (stored?.key === filterKey && (stored.selection.kind === 'all' || typeof stored.selection.ids === 'object')) return stored;
+    if (stored?.key === filterKey && (stored.selection.kind === 'all' || Array.isArray(stored.selection.ids))) return stored;
   } catch {
     /* unreadable: start afresh */
   }
@@ -44,17 +45,20 @@ export function useContactSelection(filter: ContactListFilter, pageRows: Contact
   const set = useCallback((next: Selection) => setState({ key: filterKey, selection: next }), [filterKey]);
 
   const rowSelection = useMemo<RowSelectionState>(
-    () => (selection.kind === 'all' ? Object.fromEntries(pageRows.map((r) => [r.contact_user_id, true])) : selection.ids),
+    () => Object.fromEntries((selection.kind === 'all' ? pageRows.map((r) => r.contact_user_id) : selection.ids).map((id) => [id, true])),
     [selection, pageRows],
   );
 
   const onRowSelectionChange: OnChangeFn<RowSelectionState> = (updater) => {
     const next = typeof updater === 'function' ? updater(rowSelection) : updater;
-    set({ kind: 'ids', ids: Object.fromEntries(Object.keys(next).filter((id) => next[id]).map((id) => [id, true] as const)) });
+    const kept = (selection.kind === 'ids' ? selection.ids : []).filter((id) => next[id]);
+    const keptSet = new Set(kept);
+    const added = pageRows.map((r) => r.contact_user_id).filter((id) => next[id] && !keptSet.has(id));
+    set({ kind: 'ids', ids: [...kept, ...added] });
   };
 
   const clear = useCallback(() => setState((s) => ({ key: s.key, selection: NONE })), []);
-  const ids = selection.kind === 'ids' ? Object.keys(selection.ids) : [];
+  const ids = selection.kind === 'ids' ? selection.ids : [];
   const allMatching = selection.kind === 'all';
 
   return {
@@ -69,7 +73,7 @@ export function useContactSelection(filter: ContactListFilter, pageRows: Contact
     /** Drops contacts that are gone (deleted) from a picked selection. */
     forget: (gone: string[]) => {
       if (selection.kind !== 'ids') return;
-      set({ kind: 'ids', ids: Object.fromEntries(ids.filter((id) => !gone.includes(id)).map((id) => [id, true] as const)) });
+      set({ kind: 'ids', ids: ids.filter((id) => !gone.includes(id)) });
     },
     /** What a bulk job works on: the picked ids, or the filter itself. */
     bulkSelection: (): BulkSelection => (allMatching ? { kind: 'filter', filter } : { kind: 'ids', ids }),
