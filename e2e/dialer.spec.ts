@@ -39,7 +39,7 @@ async function createInDialOrder(request: APIRequestContext, contacts: NewContac
 async function filterByTag(page: Page, tag: string, rows: number) {
   await page.goto('/contacts');
   await page.getByRole('combobox', { name: 'Filter by tag' }).selectOption({ label: tag });
-  await expect(page.getByRole('table').getByRole('row')).toHaveCount(rows + 1);
+  await expect(page.getByRole('grid').getByRole('row')).toHaveCount(rows + 1);
 }
 
 const queueEntry = (page: Page, name: string) => page.getByRole('region', { name: /^Queue/ }).getByRole('listitem').filter({ hasText: name });
@@ -188,7 +188,7 @@ test('preview mode from the grid: skip, call, hang up, disposition, end', async 
   ])) as [Created, Created, Created];
 
   await filterByTag(page, tag, 3);
-  const grid = page.getByRole('table');
+  const grid = page.getByRole('grid');
   for (const c of [sam, pia, lou]) await grid.getByRole('checkbox', { name: new RegExp(`Select ${c.name}`) }).check();
   await page.getByRole('region', { name: 'Bulk actions' }).getByRole('button', { name: 'Dial' }).click();
   const launcher = page.getByRole('dialog', { name: 'Start a dial session' });
