@@ -96,7 +96,7 @@ export function TrashScreen() {
               pageSize={pageSize}
               totalPages={trash.data.totalPages}
               totalResults={trash.data.total}
-              disabled={trash.isPlaceholderData}
+              busy={trash.isPlaceholderData}
               onPage={(p) => setSearchParams((s) => { s.set('page', String(p)); return s; })}
               onPageSize={(n) => setSearchParams((s) => { s.set('page_size', String(n)); s.delete('page'); return s; })}
             />
