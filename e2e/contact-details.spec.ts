@@ -37,7 +37,7 @@ async function seedDropDown(request: APIRequestContext, name: string, options: s
 async function openFromGrid(page: Page, name: string, id: string) {
   await page.goto('/contacts');
   await page.getByRole('searchbox', { name: 'Search contacts' }).fill(name);
-  const grid = page.getByRole('table');
+  const grid = page.getByRole('grid');
   await expect(grid.getByRole('row').filter({ hasText: name })).toHaveCount(1);
   const link = grid.getByRole('link', { name, exact: true });
   if (await link.count()) await link.click();
@@ -175,5 +175,5 @@ test('a trashed contact is found on the trash page and restored', async ({ page 
 
   await page.getByRole('link', { name: 'Contacts', exact: true }).click();
   await page.getByRole('searchbox', { name: 'Search contacts' }).fill(`Tove${run}`);
-  await expect(page.getByRole('table').getByRole('row').filter({ hasText: name })).toHaveCount(1);
+  await expect(page.getByRole('grid').getByRole('row').filter({ hasText: name })).toHaveCount(1);
 });
