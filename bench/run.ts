@@ -1,7 +1,9 @@
 /*
  * npm run bench [-- --contacts N --members M --duration S --warmup S --connections C --keep]
+ *               [--only dialer] [--creations N --dial-sessions N --dial-contacts N]
  * Loads a fresh store, runs the real server against it with autocannon, then times the same list query on
- * the store directly, so the HTTP overhead can be told apart from the query's own cost.
+ * the store directly, so the HTTP overhead can be told apart from the query's own cost. Last come the dialer's
+ * benchmarks (bench/dialer.ts); `--only dialer` loads the store and runs those alone.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -18,6 +20,7 @@ import { createLogger } from '../server/lib/logger.js';
 import { listContacts as listContactsPage } from '../server/modules/contacts/contact-list.repository.js';
 import { listContacts } from '../server/modules/contacts/contacts.service.js';
 import { runCatalogScenarios } from './catalog.js';
+import { runDialerBench } from './dialer.js';
 import { percentile, runScenario, type Scenario, type ScenarioResult, startServer } from './http.js';
 import { createTeam, folderIndexOf, loadContacts, ownerIndexOf, tagContacts, type Team } from './load.js';
 
@@ -29,8 +32,13 @@ const { values: args } = parseArgs({
     warmup: { type: 'string', default: '3' },
     connections: { type: 'string', default: '10' },
     keep: { type: 'boolean', default: false },
+    only: { type: 'string' },
+    creations: { type: 'string', default: '30' },
+    'dial-sessions': { type: 'string', default: '100' },
+    'dial-contacts': { type: 'string', default: '40' },
   },
 });
+if (args.only !== undefined && args.only !== 'dialer') throw new Error(`--only knows one part, dialer, not '${args.only}'.`);
 const opts = {
   contacts: Number(args.contacts), members: Number(args.members), duration: Number(args.duration), warmup: Number(args.warmup),
   connections: Number(args.connections),
@@ -186,42 +194,48 @@ async function main() {
       + `database ${(fs.statSync(dbFile).size / 1e6).toFixed(0)} MB`);
 
     const token = personalToken(secretKey, plan(team).member);
-    const [list, get, byName, update, phoneAdd, tagAdd, create] = scenarios(team, token) as [Scenario, Scenario, Scenario, Scenario, Scenario, Scenario, Scenario];
-    const results: ScenarioResult[] = [];
-    const runOn = async (settings: NodeJS.ProcessEnv, runs: Scenario[]) => {
-      const server = await startServer(dbFile, settings);
-      try {
-        for (const scenario of runs) {
-          log(`  running ${scenario.name} ...`);
-          results.push(await runScenario(server, scenario, opts));
-        }
-      } finally {
-        await server.stop();
-      }
-    };
-    await runOn({}, [list, get, byName, create, update, phoneAdd, tagAdd]);
-    await runOn({ RECORD_CACHE_SIZE: '0' }, [{ ...list, name: 'list-cold' }, { ...get, name: 'get-cold' }]);
-    printResults(results);
-
-    const holders = Math.min(TAG_HOLDERS, opts.contacts);
-    const tagStore = await openStore(`sqlite:${dbFile}`);
-    const tagId = await tagContacts(tagStore, team, holders).finally(() => tagStore.close());
-    log(`  running rename and delete of a tag held by ${holders.toLocaleString('en-US')} contacts beside list ...`);
-    printCatalog(await runCatalogScenarios(dbFile, list, personalToken(secretKey, team.vendor), { id: tagId, holders }, opts));
-
-    const onStore = await timeStoreList(dbFile, team);
-    const httpP50 = results.find((r) => r.name === 'list')!.p50;
-    const line = (label: string, took: number[]) => log(`  ${label.padEnd(34)} p50 ${ms(percentile(took, 50))} ms   p99 ${ms(percentile(took, 99))} ms`);
-    log('');
-    log(`Store, same list query, ${STORE_ITERATIONS} iterations in-process after ${STORE_ITERATIONS / 4} unmeasured`);
-    line('page of ids and versions, total', onStore.page);
-    line('+ records built (none cached)', onStore.built);
-    line('+ records from a warm cache', onStore.cached);
-    log(`  HTTP p50 / store p50 (warm cache)  ${(httpP50 / percentile(onStore.cached, 50)).toFixed(1)}x`);
+    if (args.only !== 'dialer') await runContactScenarios(dbFile, team, secretKey, token);
+    const dialer = { creations: Number(args.creations), sessions: Number(args['dial-sessions']), sessionContacts: Number(args['dial-contacts']) };
+    await runDialerBench(dbFile, token, dialer, log);
   } finally {
     if (args.keep) log(`Kept ${dir}`);
     else fs.rmSync(dir, { recursive: true, force: true });
   }
+}
+
+async function runContactScenarios(dbFile: string, team: Team, secretKey: Buffer, token: string) {
+  const [list, get, byName, update, phoneAdd, tagAdd, create] = scenarios(team, token) as [Scenario, Scenario, Scenario, Scenario, Scenario, Scenario, Scenario];
+  const results: ScenarioResult[] = [];
+  const runOn = async (settings: NodeJS.ProcessEnv, runs: Scenario[]) => {
+    const server = await startServer(dbFile, settings);
+    try {
+      for (const scenario of runs) {
+        log(`  running ${scenario.name} ...`);
+        results.push(await runScenario(server, scenario, opts));
+      }
+    } finally {
+      await server.stop();
+    }
+  };
+  await runOn({}, [list, get, byName, create, update, phoneAdd, tagAdd]);
+  await runOn({ RECORD_CACHE_SIZE: '0' }, [{ ...list, name: 'list-cold' }, { ...get, name: 'get-cold' }]);
+  printResults(results);
+
+  const holders = Math.min(TAG_HOLDERS, opts.contacts);
+  const tagStore = await openStore(`sqlite:${dbFile}`);
+  const tagId = await tagContacts(tagStore, team, holders).finally(() => tagStore.close());
+  log(`  running rename and delete of a tag held by ${holders.toLocaleString('en-US')} contacts beside list ...`);
+  printCatalog(await runCatalogScenarios(dbFile, list, personalToken(secretKey, team.vendor), { id: tagId, holders }, opts));
+
+  const onStore = await timeStoreList(dbFile, team);
+  const httpP50 = results.find((r) => r.name === 'list')!.p50;
+  const line = (label: string, took: number[]) => log(`  ${label.padEnd(34)} p50 ${ms(percentile(took, 50))} ms   p99 ${ms(percentile(took, 99))} ms`);
+  log('');
+  log(`Store, same list query, ${STORE_ITERATIONS} iterations in-process after ${STORE_ITERATIONS / 4} unmeasured`);
+  line('page of ids and versions, total', onStore.page);
+  line('+ records built (none cached)', onStore.built);
+  line('+ records from a warm cache', onStore.cached);
+  log(`  HTTP p50 / store p50 (warm cache)  ${(httpP50 / percentile(onStore.cached, 50)).toFixed(1)}x`);
 }
 
 main().catch((error: unknown) => {
