@@ -60,7 +60,9 @@ export async function startServer(dbFile: string, settings: NodeJS.ProcessEnv = 
   };
   // The key must come from the file beside the database, the one the bench derived its tokens from.
   delete env.SECRET_KEY;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  // BENCH_CPU_PROF=<dir>: every server process (the primary and its workers) writes a CPU profile there as it exits.
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`] : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'server/index.ts'], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   const url = `http://127.0.0.1:${port}`;
   await waitForHealth(url, child, 30_000);
