@@ -62,7 +62,9 @@ export async function startServer(dbFile: string, settings: NodeJS.ProcessEnv = 
   delete env.SECRET_KEY;
   // BENCH_CPU_PROF=<dir>: every server process (the primary and its workers) writes a CPU profile there as it exits.
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`] : [];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'server/index.ts'], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  // BENCH_SERVER_ROOT=<dir>: the server of another checkout, on the same store, to compare two versions under the same load.
+  const cwd = process.env.BENCH_SERVER_ROOT ? path.resolve(process.env.BENCH_SERVER_ROOT) : root;
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'server/index.ts'], { cwd, env, stdio: ['ignore', 'ignore', 'inherit'] });
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   const url = `http://127.0.0.1:${port}`;
   await waitForHealth(url, child, 30_000);
