@@ -1,4 +1,5 @@
 import type { Db } from '../db/database.js';
+import { fixedLimit } from '../db/paging.js';
 import type { OutboxRow } from '../db/schema.js';
 
 /*
@@ -32,14 +33,14 @@ function due(db: Db, nowMs: number) {
 
 /** Whether anything is due: a read, so an idle worker does not write to find out. */
 export async function anyDue(db: Db, nowMs: number): Promise<boolean> {
-  return (await due(db, nowMs).select('o.id').limit(1).executeTakeFirst()) !== undefined;
+  return (await due(db, nowMs).select('o.id').limit(fixedLimit(1)).executeTakeFirst()) !== undefined;
 }
 
 /** Leases up to `limit` due rows to `owner` until `leaseUntilMs` and answers them, counting the attempt. */
 export function claimDue(tx: Db, owner: string, nowMs: number, leaseUntilMs: number, limit: number): Promise<OutboxRow[]> {
   return tx.updateTable('outbox')
     .set((eb) => ({ lease_owner: owner, lease_until_ms: leaseUntilMs, attempts: eb('attempts', '+', 1) }))
-    .where('id', 'in', due(tx, nowMs).select('o.id').orderBy('o.id').limit(limit))
+    .where('id', 'in', due(tx, nowMs).select('o.id').orderBy('o.id').limit(fixedLimit(limit)))
     .returningAll()
     .execute();
 }

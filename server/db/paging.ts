@@ -1,7 +1,15 @@
-import type { SelectQueryBuilder } from 'kysely';
+import { type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
 
 /** What a list request asks for: the contract's page (from 1) and page_size. */
 export type PageRequest = { page: number; page_size: number };
+
+/**
+ * A constant LIMIT written into the SQL instead of bound. SQLite reads a bound LIMIT's value while it plans, and so
+ * plans the statement again every time that parameter is bound: at every run. That cost a look-up of a call 23 us
+ * instead of 7, a duplicate check 26 us instead of 3. Each value is a statement of its own in the statement cache, so
+ * this is for limits the code fixes, not for a page size a caller chooses.
+ */
+export const fixedLimit = (n: number): RawBuilder<number> => sql.lit(n);
 
 export const pageWindow = (p: PageRequest) => ({ limit: p.page_size, offset: (p.page - 1) * p.page_size });
 

@@ -1,6 +1,7 @@
 import type { Compilable, SelectQueryBuilder } from 'kysely';
 import type { Scope } from '../../auth/access.js';
 import type { Db } from '../../db/database.js';
+import { fixedLimit } from '../../db/paging.js';
 import { type Placeholders, prepared } from '../../db/prepared.js';
 import type { Contact, Database } from '../../db/schema.js';
 import type { PageRow } from './contact-records.repository.js';
@@ -43,13 +44,13 @@ export async function findDuplicate(db: Db, orgId: number, ownerIds: number[] | 
     ? db.selectFrom('contact_emails').innerJoin('contacts', 'contacts.id', 'contact_emails.contact_id').select('contacts.id')
       .where('contact_emails.email_lc', '=', email).where('contacts.org_id', '=', orgId).where('contacts.trashed', '=', 0)
       .$if(ownerIds !== null, (q) => q.where('contacts.owner_id', 'in', ownerIds!))
-      .orderBy('contacts.id').limit(1).executeTakeFirst()
+      .orderBy('contacts.id').limit(fixedLimit(1)).executeTakeFirst()
     : undefined;
   const byPhone = phone
     ? db.selectFrom('contact_phones').innerJoin('contacts', 'contacts.id', 'contact_phones.contact_id').select('contacts.id')
       .where('contact_phones.phone_number', '=', phone).where('contacts.org_id', '=', orgId).where('contacts.trashed', '=', 0)
       .$if(ownerIds !== null, (q) => q.where('contacts.owner_id', 'in', ownerIds!))
-      .orderBy('contacts.id').limit(1).executeTakeFirst()
+      .orderBy('contacts.id').limit(fixedLimit(1)).executeTakeFirst()
     : undefined;
   const ids = (await Promise.all([byEmail, byPhone])).flatMap((row) => (row ? [row.id] : []));
   if (!ids.length) return undefined;

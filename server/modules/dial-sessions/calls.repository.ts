@@ -1,7 +1,7 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { Scope } from '../../auth/access.js';
 import type { Db } from '../../db/database.js';
-import { paged, type PageRequest } from '../../db/paging.js';
+import { fixedLimit, paged, type PageRequest } from '../../db/paging.js';
 import type { Call, CallsTable } from '../../db/schema.js';
 
 export const insertCall = (tx: Db, values: Insertable<CallsTable>) => tx.insertInto('calls').values(values).returningAll().executeTakeFirstOrThrow();
@@ -13,7 +13,7 @@ export const findCall = (db: Db, id: number): Promise<Call | undefined> => db.se
 
 /** The call of a queue position (a contact is called at most once in a session). */
 export const callAt = (db: Db, sessionId: number, position: number): Promise<Call | undefined> =>
-  db.selectFrom('calls').selectAll().where('session_id', '=', sessionId).where('position', '=', position).orderBy('id', 'desc').limit(1).executeTakeFirst();
+  db.selectFrom('calls').selectAll().where('session_id', '=', sessionId).where('position', '=', position).orderBy('id', 'desc').limit(fixedLimit(1)).executeTakeFirst();
 
 /** A call with its contact's name as it is now (null once the contact is deleted for good). */
 export type CallWithContact = Call & { contact_first_name: string | null; contact_last_name: string | null };

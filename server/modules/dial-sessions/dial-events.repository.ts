@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database.js';
+import { fixedLimit } from '../../db/paging.js';
 
 export type DialEventRow = { id: number; session_id: number; type: string; data: string };
 
@@ -10,11 +11,11 @@ export async function insertEvent(tx: Db, sessionId: number, type: string, data:
 
 export const eventsAfter = (db: Db, sessionId: number, afterId: number): Promise<DialEventRow[]> =>
   db.selectFrom('dial_events').select(['id', 'session_id', 'type', 'data']).where('session_id', '=', sessionId).where('id', '>', afterId)
-    .orderBy('id').limit(1000).execute();
+    .orderBy('id').limit(fixedLimit(1000)).execute();
 
 /** Every session's events past a cursor: what a process has not yet passed on to its open streams. */
 export const eventsSince = (db: Db, cursor: number, limit: number): Promise<DialEventRow[]> =>
-  db.selectFrom('dial_events').select(['id', 'session_id', 'type', 'data']).where('id', '>', cursor).orderBy('id').limit(limit).execute();
+  db.selectFrom('dial_events').select(['id', 'session_id', 'type', 'data']).where('id', '>', cursor).orderBy('id').limit(fixedLimit(limit)).execute();
 
 export async function lastEventId(db: Db, sessionId?: number): Promise<number> {
   let q = db.selectFrom('dial_events').select((eb) => eb.fn.max('id').as('id'));

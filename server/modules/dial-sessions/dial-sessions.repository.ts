@@ -1,7 +1,7 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { Scope } from '../../auth/access.js';
 import type { Db } from '../../db/database.js';
-import { paged, type PageRequest } from '../../db/paging.js';
+import { fixedLimit, paged, type PageRequest } from '../../db/paging.js';
 import type { DialSessionContactsTable, DialSessionsTable, DialSession, SsoKeysTable } from '../../db/schema.js';
 
 /** Sessions of members the scope may see: the organisation's, or its team's. */
@@ -25,7 +25,7 @@ export async function updateSession(tx: Db, id: number, changes: Updateable<Dial
 /** The same member's session made from the same body since `since` (a client retrying without an Idempotency-Key). */
 export const findRepeat = (tx: Db, memberId: number, hash: string, since: string) =>
   tx.selectFrom('dial_sessions').selectAll().where('member_id', '=', memberId).where('request_hash', '=', hash).where('created_at', '>=', since)
-    .orderBy('id', 'desc').limit(1).executeTakeFirst();
+    .orderBy('id', 'desc').limit(fixedLimit(1)).executeTakeFirst();
 
 export const findByIdempotencyKey = (tx: Db, memberId: number, key: string) =>
   tx.selectFrom('dial_sessions').selectAll().where('member_id', '=', memberId).where('idempotency_key', '=', key).executeTakeFirst();
@@ -73,7 +73,7 @@ export async function releaseCurrent(tx: Db, sessionId: number) {
 /** Whether the contact was called earlier in this session (it then gets no skip result). */
 export async function dialedBefore(db: Db, sessionId: number, contactId: number, position: number): Promise<boolean> {
   const row = await db.selectFrom('calls').select('id').where('session_id', '=', sessionId).where('contact_id', '=', contactId)
-    .where('position', '<', position).limit(1).executeTakeFirst();
+    .where('position', '<', position).limit(fixedLimit(1)).executeTakeFirst();
   return row !== undefined;
 }
 
@@ -107,4 +107,4 @@ export const consumeSsoKey = (tx: Db, keyHash: string, at: string) =>
     .returning(['member_id', 'session_id']).executeTakeFirst();
 
 export const dueSessions = (db: Db, nowMs: number, limit: number) =>
-  db.selectFrom('dial_sessions').select('id').where('wake_at_ms', '<=', nowMs).where('status', '=', 'active').orderBy('wake_at_ms').limit(limit).execute();
+  db.selectFrom('dial_sessions').select('id').where('wake_at_ms', '<=', nowMs).where('status', '=', 'active').orderBy('wake_at_ms').limit(fixedLimit(limit)).execute();
