@@ -65,15 +65,22 @@ export class DeliveryWorker {
   }
 
   private async run() {
+    let settled: Outcome[] = [];
     while (this.running) {
       let sent = 0;
       try {
-        sent = await this.round();
+        const rows = await this.claim(settled);
+        settled = [];
+        if (rows.length) settled = await this.send(rows);
+        sent = rows.length;
       } catch (error) {
         this.logger.error({ err: error }, 'callback delivery round failed; retrying');
       }
       if (!sent && this.running) await this.idle();
     }
+    if (!settled.length) return;
+    await this.store.write((tx) => recordOutcomes(tx, this.owner, settled))
+      .catch((error: unknown) => this.logger.error({ err: error }, 'callback outcomes not recorded; their leases will run out and they will be sent again'));
   }
 
   private idle(): Promise<void> {
@@ -87,16 +94,24 @@ export class DeliveryWorker {
     }).finally(() => (this.wake = undefined));
   }
 
-  /** Claims a batch, sends it, records the outcomes; answers how many rows it sent. */
-  async round(): Promise<number> {
-    if (!(await anyDue(this.store.db, nowMs()))) return 0;
-    const started = nowMs();
-    const rows = await this.store.write((tx) => claimDue(tx, this.owner, started, started + this.options.leaseMs, this.options.batch));
-    if (!rows.length) return 0;
+  /**
+   * Records what became of the last batch and claims the next, in one write: each round takes its turn at the write
+   * lock once instead of twice (the turn was a third of a round with the dialer writing beside it). With nothing to
+   * record, a read first tells whether anything is due, so an idle worker does not write to find out.
+   */
+  private async claim(settled: Outcome[]): Promise<OutboxRow[]> {
+    if (!settled.length && !(await anyDue(this.store.db, nowMs()))) return [];
+    return this.store.write(async (tx) => {
+      await recordOutcomes(tx, this.owner, settled);
+      const started = nowMs();
+      return claimDue(tx, this.owner, started, started + this.options.leaseMs, this.options.batch);
+    });
+  }
+
+  /** Sends a claimed batch side by side; answers the outcomes, to be recorded with the next claim. */
+  private async send(rows: OutboxRow[]): Promise<Outcome[]> {
     const secrets = await secretsOf(this.store.db, [...new Set(rows.map((r) => r.org_id))]);
-    const outcomes = await Promise.all(rows.map((row) => this.deliver(row, secrets.get(row.org_id))));
-    await this.store.write((tx) => recordOutcomes(tx, this.owner, outcomes));
-    return rows.length;
+    return Promise.all(rows.map((row) => this.deliver(row, secrets.get(row.org_id))));
   }
 
   private async deliver(row: OutboxRow, secrets: OrgSecrets | undefined): Promise<Outcome> {
