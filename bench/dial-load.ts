@@ -64,6 +64,8 @@ export function pendingCount(dbFile: string, sessionIds?: number[]): number {
 
 export type Tally = {
   acknowledged: number; delivered: number; duplicated: number; lost: number;
+  /** The outbox ids of the lost. */
+  lostIds: number[];
   /** Arrivals whose webhook-id is no row of these sessions' outbox (should be none). */
   strangers: number;
   /** Receiver's first arrival of each delivered row minus the row's created_at_ms, sorted. */
@@ -78,9 +80,13 @@ export function tally(rows: OutboxEntry[], arrivals: Arrivals): Tally {
   let firstArrival = Infinity;
   let lastArrival = -Infinity;
   const latencies: number[] = [];
+  const lostIds: number[] = [];
   for (const row of rows) {
     const times = arrivals.get(`msg_${row.id}`);
-    if (!times) continue;
+    if (!times) {
+      lostIds.push(row.id);
+      continue;
+    }
     delivered++;
     duplicated += times.length - 1;
     latencies.push(times[0]! - row.created_at_ms);
@@ -89,7 +95,7 @@ export function tally(rows: OutboxEntry[], arrivals: Arrivals): Tally {
   }
   latencies.sort((a, b) => a - b);
   const strangers = [...arrivals.keys()].filter((id) => !ids.has(id)).length;
-  return { acknowledged: rows.length, delivered, duplicated, lost: rows.length - delivered, strangers, latencies, firstArrival, lastArrival };
+  return { acknowledged: rows.length, delivered, duplicated, lost: lostIds.length, lostIds, strangers, latencies, firstArrival, lastArrival };
 }
 
 export const loadAverage = () => {
