@@ -6,6 +6,7 @@
  */
 
 export type DialTarget = { url(): string; token: string };
+/** reconnects: how often the bot had to look at the session again (a stream that ended early, a server that went away). */
 export type BotResult = { dispositions: number; reconnects: number };
 
 type Live = {
@@ -34,7 +35,7 @@ export async function driveSession(target: DialTarget, sessionId: string, deadli
     await sleep(100);
   }
   await bot.settled();
-  return { dispositions: bot.dispositions, reconnects: bot.reconnects - 1 };
+  return { dispositions: bot.dispositions, reconnects: bot.reconnects };
 }
 
 class Bot {

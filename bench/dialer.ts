@@ -100,7 +100,7 @@ function printCreation(results: Timed[], log: Log) {
 
 type SessionsResult = {
   tally: Tally; startedAt: number; endedAt: number; rows: ReturnType<typeof outboxRows>; outcomes: Record<string, number>;
-  dispositions: number; cpuMs: number; loadAfter: string;
+  dispositions: number; reconnects: number; cpuMs: number; loadAfter: string;
 };
 
 async function createSessions(server: RunningServer, token: string, receiver: CallbackReceiver, opts: DialerOptions): Promise<string[]> {
@@ -141,7 +141,7 @@ async function benchSessions(dbFile: string, token: string, opts: DialerOptions,
     const rows = outboxRows(dbFile, sessionIds);
     return {
       tally: tally(rows, await receiver.arrivals()), startedAt, endedAt, rows, outcomes: callOutcomes(dbFile, sessionIds),
-      dispositions: bots.reduce((sum, b) => sum + b.dispositions, 0), cpuMs, loadAfter: loadAverage(),
+      dispositions: bots.reduce((sum, b) => sum + b.dispositions, 0), reconnects: bots.reduce((sum, b) => sum + b.reconnects, 0), cpuMs, loadAfter: loadAverage(),
     };
   } finally {
     await server.stop();
@@ -165,7 +165,7 @@ function printSessions(r: SessionsResult, log: Log) {
   const seconds = (t.lastArrival - r.startedAt) / 1000;
   const perSecond = t.delivered / seconds;
   const made = r.rows.length ? (Math.max(...r.rows.map((x) => x.created_at_ms)) - r.startedAt) / 1000 : NaN;
-  log(`  calls by disposition: ${Object.entries(r.outcomes).map(([k, v]) => `${k} ${v}`).join(', ')}; the bots dispositioned ${r.dispositions}`);
+  log(`  calls by disposition: ${Object.entries(r.outcomes).map(([k, v]) => `${k} ${v}`).join(', ')}; the bots dispositioned ${r.dispositions} and reconnected ${r.reconnects} times`);
   log(`  acknowledged ${t.acknowledged} (outbox rows), delivered ${t.delivered}, duplicated ${t.duplicated}, lost ${t.lost}, `
     + `unknown webhook-ids ${t.strangers}  target lost = 0: ${t.lost === 0 ? 'yes' : 'NO'}`);
   log(`  callbacks delivered per second: ${perSecond.toFixed(0)} (${t.delivered} in ${seconds.toFixed(2)} s from the first start to the last arrival)  `
