@@ -1,7 +1,8 @@
-import type { ExpressionBuilder } from 'kysely';
+import { type ExpressionBuilder, sql } from 'kysely';
 import type { Scope } from '../../auth/access.js';
 import type { ContactSortColumn, ListContactsQuery } from '../../contracts/contacts.js';
 import type { Db } from '../../db/database.js';
+import { fixedLimit } from '../../db/paging.js';
 import { type Placeholders, prepared } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
 import { now } from '../../lib/time.js';
@@ -57,7 +58,8 @@ function listPlan(scope: Scope, q: ListContactsQuery): { shape: ListShape; param
   return { shape: { trashed: q.include_trashed, trashedOnly: q.only_trashed, archived: q.include_archived, newToo: !!q.include_new }, params };
 }
 
-function applyFilters(query: ContactQuery, s: ListShape, p: Placeholders<ListParams>): ContactQuery {
+/** The filters of a list on a contacts query; `matched`: the query already reads only the search's matches. */
+function applyFilters(query: ContactQuery, s: ListShape, p: Placeholders<ListParams>, matched = false): ContactQuery {
   let x = inScope(query, p);
   if (s.trashedOnly) x = x.where('contacts.trashed', '=', 1);
   else if (!s.trashed) x = x.where('contacts.trashed', '=', 0);
@@ -71,7 +73,7 @@ function applyFilters(query: ContactQuery, s: ListShape, p: Placeholders<ListPar
   if (p.createdFrom) x = x.where('contacts.created_at', '>=', p.createdFrom);
   if (p.createdTo) x = x.where('contacts.created_at', '<=', p.createdTo);
   const { email, tagId, searchMatch: match, termStarts, termEnds } = p;
-  if (match) x = x.where('contacts.id', 'in', (eb: Eb) => matchingIds(eb, match));
+  if (match && !matched) x = x.where('contacts.id', 'in', (eb: Eb) => matchingIds(eb, match));
   if (email) x = x.where('contacts.id', 'in', (eb: Eb) => eb.selectFrom('contact_emails').select('contact_id').where('email_lc', '=', email));
   if (tagId) x = x.where('contacts.id', 'in', (eb: Eb) => eb.selectFrom('contact_tags').select('contact_id').where('tag_id', '=', tagId));
   if (termStarts && termEnds) {
@@ -99,6 +101,29 @@ const contactsPage = prepared<PageShape, ListParams & { limit: number; offset: n
 const contactsCount = prepared<ListShape, ListParams, { n: number }>('contacts count', (db, s, p) =>
   applyFilters(db.selectFrom('contacts'), s, p).select((eb) => eb.fn.countAll<number>().as('n')));
 
+/**
+ * A search's matches as the query's driving table: FTS5 answers their rowids (in descending order when asked), and each
+ * is looked up by primary key and checked against the scope and the other filters.
+ */
+const fromMatches = (db: Db, match: Placeholders<ListParams>['searchMatch']): ContactQuery =>
+  db.selectFrom('contact_search').innerJoin('contacts', 'contacts.id', 'contact_search.rowid')
+    .where(sql<boolean>`contact_search match ${match}`) as unknown as ContactQuery;
+
+/**
+ * A search's page, newest first: read from its matches newest first, so a page costs about as many matches as it takes
+ * to fill it, not every match (a common name matches tens of thousands of contacts of a million).
+ */
+const searchPage = prepared<ListShape, ListParams & { limit: number; offset: number }, PageRow>('contacts search page', (db, s, p) =>
+  applyFilters(fromMatches(db, p.searchMatch), s, p, true).select(['contacts.id', 'contacts.version'])
+    .orderBy(sql`contact_search.rowid`, 'desc').limit(p.limit).offset(p.offset));
+
+/** A search's total is counted up to this many matches; past it, total_results says this many (docs/api.md). */
+export const SEARCH_COUNT_LIMIT = 10_000;
+
+const searchCount = prepared<ListShape, ListParams, { n: number }>('contacts search count', (db, s, p) =>
+  db.selectFrom(applyFilters(fromMatches(db, p.searchMatch), s, p, true).select(sql.lit(1).as('one')).limit(fixedLimit(SEARCH_COUNT_LIMIT)).as('m'))
+    .select((eb) => eb.fn.countAll<number>().as('n')));
+
 /** The values of a list filtered only by scope, folder and state, whose total is a sum of kept counts. */
 type CountedParams = Pick<ListParams, 'orgId' | 'memberIds' | 'folderId'>;
 const COUNTED = new Set<string>(['orgId', 'memberIds', 'folderId'] satisfies (keyof CountedParams)[]);
@@ -118,13 +143,20 @@ export async function listContacts(db: Db, scope: Scope, q: ListContactsQuery) {
   const { shape, params } = listPlan(scope, q);
   if (q.sort_by === 'owner') return listByOwner(db, scope, q, shape, params);
   const page = { ...shape, sort: q.sort_by, direction: q.sort_order === 'ASC' ? 'asc' : 'desc' } as const;
+  const window = { limit: q.page_size, offset: (q.page - 1) * q.page_size };
+  const newestMatches = params.searchMatch && q.sort_by === 'date_added' && page.direction === 'desc';
   const [rows, count] = await Promise.all([
-    contactsPage(db, page, { ...params, limit: q.page_size, offset: (q.page - 1) * q.page_size }),
-    isCounted(params) ? countedTotal(db, shape, params) : contactsCount(db, shape, params),
+    newestMatches ? searchPage(db, shape, { ...params, ...window }) : contactsPage(db, page, { ...params, ...window }),
+    totalOf(db, shape, params),
   ]);
   return { rows, total: Number(count[0]?.n ?? 0) };
 }
 
+/** A list's total: a sum of kept counts when its filters allow, a search's matches up to SEARCH_COUNT_LIMIT, else a count. */
+function totalOf(db: Db, shape: ListShape, params: ListParams) {
+  if (params.searchMatch) return searchCount(db, shape, params);
+  return isCounted(params) ? countedTotal(db, shape, params) : contactsCount(db, shape, params);
+}
 
 /**
  * The next ids of a list, newest first, below `beforeId` (or from the top): a cursor through a whole filtered list

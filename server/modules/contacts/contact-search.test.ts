@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Member } from '../../db/schema.js';
 import { type Caller, serverWithTeam, type Team, type TestServer } from '../../test/harness.js';
+import { now } from '../../lib/time.js';
+import { SEARCH_COUNT_LIMIT } from './contact-list.repository.js';
+import { indexNewContact, insertContact } from './contact-rows.repository.js';
 import { searchMatch } from './contact-search.repository.js';
 
 /* The contacts list's `search` (extension): any part of a name, an e-mail address or a run of a phone's digits. */
@@ -63,11 +66,35 @@ describe('search', () => {
     expect(left).toEqual([]);
   });
 
-  it('counts what it finds, and pages through it', async () => {
-    const reply = await rep.get('/rest/1/contacts?search=ethan&page_size=1&page=2');
-    expect(reply.body.contacts).toMatchObject({ total_results: 2, total_pages: 2, page: 2 });
-    expect(reply.body.contacts.contacts).toHaveLength(1);
+  it('counts what it finds, and pages through it newest first, or in the order asked', async () => {
+    const pageOf = async (query: string) => {
+      const reply = await rep.get(`/rest/1/contacts?search=ethan&page_size=1&${query}`);
+      return { ...reply.body.contacts, ids: reply.body.contacts.contacts.map((c: { contact_user_id: string }) => c.contact_user_id) };
+    };
+    expect(await pageOf('page=1')).toMatchObject({ total_results: 2, total_pages: 2, page: 1, ids: [ids.olivia] });
+    expect(await pageOf('page=2')).toMatchObject({ total_results: 2, total_pages: 2, page: 2, ids: [ids.ethan] });
+    expect(await pageOf('page=1&sort_order=ASC')).toMatchObject({ total_results: 2, ids: [ids.ethan] });
+    expect(await pageOf('page=1&sort_by=last_name&sort_order=DESC')).toMatchObject({ total_results: 2, ids: [ids.ethan] });
+    expect(await pageOf('page=3')).toMatchObject({ total_results: 2, ids: [] });
   });
+
+  it(`counts a search's matches up to ${SEARCH_COUNT_LIMIT.toLocaleString('en-US')}, and pages on past them`, async () => {
+    const many = SEARCH_COUNT_LIMIT + 5;
+    await server.ctx.store.write(async (tx) => {
+      const at = now();
+      for (let i = 0; i < many; i++) {
+        const contact = await insertContact(tx, { org_id: team.rep.org_id, owner_id: team.rep.id, first_name: 'Plentiful', last_name: `N${i}`, created_at: at, updated_at: at });
+        await indexNewContact(tx, contact, [], []);
+      }
+    });
+    const first = await rep.get('/rest/1/contacts?search=plentiful&page_size=100');
+    expect(first.body.contacts).toMatchObject({ total_results: SEARCH_COUNT_LIMIT, total_pages: SEARCH_COUNT_LIMIT / 100 });
+    expect(first.body.contacts.contacts[0].last_name).toBe(`N${many - 1}`);
+    const past = await rep.get(`/rest/1/contacts?search=plentiful&page_size=100&page=${SEARCH_COUNT_LIMIT / 100 + 1}`);
+    expect(past.body.contacts.contacts.map((c: { last_name: string }) => c.last_name)).toEqual(['N4', 'N3', 'N2', 'N1', 'N0']);
+    // Another member's view of the same search counts only its own matches.
+    expect((await api(team.teammate).get('/rest/1/contacts?search=plentiful')).body.contacts.total_results).toBe(0);
+  }, 60_000);
 });
 
 describe('searchMatch', () => {
