@@ -18,8 +18,56 @@ export type Team = { vendor: Member; members: Member[]; folderIds: number[] };
 const CONTACTS_PER_TRANSACTION = 5_000;
 /* SQLite allows 32,766 bound variables per statement; 500 contacts x 12 columns stays well below. */
 const ROWS_PER_STATEMENT = 500;
-const FIRST = ['james', 'mary', 'robert', 'linda', 'michael', 'sarah', 'david', 'emily', 'priya', 'wei', 'mateo', 'aisha', 'noah', 'olivia'];
-const LAST = ['smith', 'johnson', 'garcia', 'nguyen', 'patel', 'kim', 'brown', 'lopez', 'walker', 'chen', 'okafor', 'murphy', 'reed'];
+/*
+ * Names as a CRM holds them: 204 first names and 234 last names, each about as common as a common name is (the most
+ * common US surname is about 1 in 120 people; here each last name is 1 in 234), so a search by name matches about as
+ * many contacts as it would in use. (The loader once drew from 13 last names: each 1 in 13, twenty times too common.)
+ */
+const FIRST = [
+  'james', 'mary', 'robert', 'patricia', 'john', 'jennifer', 'michael', 'linda', 'david', 'elizabeth', 'william',
+  'barbara', 'richard', 'susan', 'joseph', 'jessica', 'thomas', 'sarah', 'charles', 'karen', 'christopher', 'lisa',
+  'daniel', 'nancy', 'matthew', 'betty', 'anthony', 'margaret', 'mark', 'sandra', 'donald', 'ashley', 'steven',
+  'kimberly', 'paul', 'emily', 'andrew', 'donna', 'joshua', 'michelle', 'kenneth', 'carol', 'kevin', 'amanda',
+  'brian', 'dorothy', 'george', 'melissa', 'timothy', 'deborah', 'ronald', 'stephanie', 'edward', 'rebecca', 'jason',
+  'sharon', 'jeffrey', 'laura', 'ryan', 'cynthia', 'jacob', 'kathleen', 'gary', 'amy', 'nicholas', 'angela', 'eric',
+  'shirley', 'jonathan', 'anna', 'stephen', 'brenda', 'larry', 'pamela', 'justin', 'emma', 'scott', 'nicole',
+  'brandon', 'helen', 'benjamin', 'samantha', 'samuel', 'katherine', 'gregory', 'christine', 'alexander', 'debra',
+  'frank', 'rachel', 'patrick', 'carolyn', 'raymond', 'janet', 'jack', 'catherine', 'dennis', 'maria', 'jerry',
+  'heather', 'tyler', 'diane', 'aaron', 'ruth', 'jose', 'julie', 'adam', 'olivia', 'henry', 'joyce', 'nathan',
+  'virginia', 'douglas', 'victoria', 'zachary', 'kelly', 'peter', 'lauren', 'kyle', 'christina', 'ethan', 'joan',
+  'walter', 'evelyn', 'noah', 'judith', 'jeremy', 'megan', 'christian', 'andrea', 'keith', 'cheryl', 'roger',
+  'hannah', 'terry', 'jacqueline', 'gerald', 'martha', 'harold', 'gloria', 'sean', 'teresa', 'austin', 'ann', 'carl',
+  'sara', 'arthur', 'madison', 'lawrence', 'frances', 'dylan', 'kathryn', 'jesse', 'janice', 'jordan', 'jean',
+  'bryan', 'abigail', 'billy', 'alice', 'joe', 'julia', 'bruce', 'judy', 'gabriel', 'sophia', 'logan', 'grace',
+  'albert', 'denise', 'willie', 'amber', 'alan', 'doris', 'juan', 'marilyn', 'wayne', 'danielle', 'elijah',
+  'beverly', 'randy', 'isabella', 'roy', 'theresa', 'vincent', 'diana', 'ralph', 'natalie', 'eugene', 'brittany',
+  'russell', 'charlotte', 'bobby', 'marie', 'mason', 'kayla', 'philip', 'alexis', 'louis', 'lori', 'priya', 'wei',
+  'mateo', 'aisha',
+];
+const LAST = [
+  'smith', 'johnson', 'williams', 'brown', 'jones', 'garcia', 'miller', 'davis', 'rodriguez', 'martinez',
+  'hernandez', 'lopez', 'gonzalez', 'wilson', 'anderson', 'thomas', 'taylor', 'moore', 'jackson', 'martin', 'lee',
+  'perez', 'thompson', 'white', 'harris', 'sanchez', 'clark', 'ramirez', 'lewis', 'robinson', 'walker', 'young',
+  'allen', 'king', 'wright', 'scott', 'torres', 'nguyen', 'hill', 'flores', 'green', 'adams', 'nelson', 'baker',
+  'hall', 'rivera', 'campbell', 'mitchell', 'carter', 'roberts', 'gomez', 'phillips', 'evans', 'turner', 'diaz',
+  'parker', 'cruz', 'edwards', 'collins', 'reyes', 'stewart', 'morris', 'morales', 'murphy', 'cook', 'rogers',
+  'gutierrez', 'ortiz', 'morgan', 'cooper', 'peterson', 'bailey', 'reed', 'kelly', 'howard', 'ramos', 'kim', 'cox',
+  'ward', 'richardson', 'watson', 'brooks', 'chavez', 'wood', 'james', 'bennett', 'gray', 'mendoza', 'ruiz',
+  'hughes', 'price', 'alvarez', 'castillo', 'sanders', 'patel', 'myers', 'long', 'ross', 'foster', 'jimenez',
+  'powell', 'jenkins', 'perry', 'russell', 'sullivan', 'bell', 'coleman', 'butler', 'henderson', 'barnes',
+  'gonzales', 'fisher', 'vasquez', 'simmons', 'romero', 'jordan', 'patterson', 'alexander', 'hamilton', 'graham',
+  'reynolds', 'griffin', 'wallace', 'moreno', 'west', 'cole', 'hayes', 'bryant', 'herrera', 'gibson', 'ellis',
+  'tran', 'medina', 'aguilar', 'stevens', 'murray', 'ford', 'castro', 'marshall', 'owens', 'harrison', 'fernandez',
+  'mcdonald', 'woods', 'washington', 'kennedy', 'wells', 'vargas', 'henry', 'chen', 'freeman', 'webb', 'tucker',
+  'guzman', 'burns', 'crawford', 'olson', 'simpson', 'porter', 'hunter', 'gordon', 'mendez', 'silva', 'shaw',
+  'snyder', 'mason', 'dixon', 'munoz', 'hunt', 'hicks', 'holmes', 'palmer', 'wagner', 'black', 'robertson', 'boyd',
+  'rose', 'stone', 'salazar', 'fox', 'warren', 'mills', 'meyer', 'rice', 'schmidt', 'garza', 'daniels', 'ferguson',
+  'nichols', 'stephens', 'soto', 'weaver', 'ryan', 'gardner', 'payne', 'grant', 'dunn', 'kelley', 'spencer',
+  'hawkins', 'arnold', 'pierce', 'vazquez', 'hansen', 'peters', 'santos', 'hart', 'bradley', 'knight', 'elliott',
+  'cunningham', 'duncan', 'armstrong', 'hudson', 'carroll', 'lane', 'riley', 'andrews', 'alvarado', 'ray', 'delgado',
+  'berry', 'perkins', 'hoffman', 'johnston', 'matthews', 'pena', 'richards', 'contreras', 'willis', 'carpenter',
+  'lawrence', 'sandoval', 'okafor',
+];
 const AREAS = ['212', '312', '303', '415', '213', '907', '808'];
 const FOLDERS = ['Prospects', 'Customers', 'Partners', 'Cold'];
 
@@ -53,15 +101,23 @@ export async function createTeam(store: Store, secretKey: Buffer, memberCount: n
 export const ownerIndexOf = (id: number, memberCount: number) => (id - 1) % memberCount;
 export const folderIndexOf = (id: number, folderCount: number) => (id % 5 === 0 ? null : id % folderCount);
 
+/** The name, e-mail and phone of contact `id`: what the loader writes, and what the search scenarios look for. */
+export function identityOf(id: number) {
+  // A fixed scramble of the id, so a name says nothing of the contact's owner or folder (which follow from the id).
+  const mixed = Math.imul(id, 2654435761) >>> 0;
+  const first = FIRST[mixed % FIRST.length]!;
+  const last = LAST[Math.floor(mixed / FIRST.length) % LAST.length]!;
+  const cap = (word: string) => word[0]!.toUpperCase() + word.slice(1);
+  return { first: cap(first), last: cap(last), email: `${first}.${last}.${id}@bench.example.com`, phone: phoneOf(id) };
+}
+
 function contactRow(id: number, team: Team, createdAt: string): NewContact {
-  const first = FIRST[id % FIRST.length]!;
-  const last = LAST[Math.floor(id / FIRST.length) % LAST.length]!;
+  const { first, last, email, phone } = identityOf(id);
   const folder = folderIndexOf(id, team.folderIds.length);
   return {
     id, org_id: team.vendor.org_id, owner_id: team.members[ownerIndexOf(id, team.members.length)]!.id,
     folder_id: folder === null ? null : team.folderIds[folder]!,
-    first_name: first[0]!.toUpperCase() + first.slice(1), last_name: last[0]!.toUpperCase() + last.slice(1),
-    email: `${first}.${last}.${id}@bench.example.com`, phone: phoneOf(id), created_at: createdAt, updated_at: createdAt,
+    first_name: first, last_name: last, email, phone, created_at: createdAt, updated_at: createdAt,
   };
 }
 
@@ -89,6 +145,11 @@ async function insertBatch(tx: Db, contacts: NewContact[]) {
   const phones = contacts.map((c, i) => ({ contact_id: c.id!, phone_number: c.phone!, type: [3, 1, 2][i % 3]!, is_primary: 1 }));
   await insertChunked((rows) => tx.insertInto('contact_phones').values(rows).execute(), phones, ROWS_PER_STATEMENT * 2);
   await insertChunked((rows) => tx.insertInto('contact_search_terms').values(rows).execute(), contacts.flatMap(searchTerms), ROWS_PER_STATEMENT * 4);
+  // The trigram index, as insertSearchTerms writes it: names, e-mail addresses lower-cased, phone digits.
+  const indexed = contacts.map((c) => ({
+    rowid: c.id!, names: `${c.first_name} ${c.last_name}`.trim(), emails: c.email!.toLowerCase(), phones: c.phone!,
+  }));
+  await insertChunked((rows) => tx.insertInto('contact_search').values(rows).execute(), indexed, ROWS_PER_STATEMENT * 2);
 }
 
 /** Loads `count` contacts spread evenly over the team; prints progress and returns the elapsed milliseconds. */

@@ -22,7 +22,7 @@ import { listContacts } from '../server/modules/contacts/contacts.service.js';
 import { runCatalogScenarios } from './catalog.js';
 import { runDialerBench } from './dialer.js';
 import { percentile, runScenario, type Scenario, type ScenarioResult, startServer } from './http.js';
-import { createTeam, folderIndexOf, loadContacts, ownerIndexOf, tagContacts, type Team } from './load.js';
+import { createTeam, folderIndexOf, identityOf, loadContacts, ownerIndexOf, tagContacts, type Team } from './load.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -74,6 +74,26 @@ function scenarios(team: Team, token: string): Scenario[] {
     { name: 'list', token, next: () => ({ path: `/rest/1/contacts?page_size=25&category_id=${folderId}&page=${1 + randomInt(LIST_PAGES)}` }) },
     { name: 'get', token, next: () => ({ path: `/rest/1/contacts/${randomOwnedId()}` }) },
     { name: 'list-by-name', token, next: () => ({ path: `/rest/1/contacts?page_size=25&sort_by=last_name&sort_order=ASC&page=${1 + randomInt(LIST_PAGES)}` }) },
+    {
+      // A name as people type it: a last name, "first last" or "last first", or the start of a last name (all common:
+      // each matches about 1 in 13 of the member's contacts, so the page and its total come from many matches).
+      name: 'search-name', token,
+      next: () => {
+        const { first, last } = identityOf(randomOwnedId());
+        const words = [last, `${first} ${last}`, `${last} ${first}`, last.slice(0, 4)];
+        return { path: `/rest/1/contacts?page_size=25&search=${encodeURIComponent(words[randomInt(words.length)]!)}` };
+      },
+    },
+    {
+      // One contact's number or address, as people paste it: the last seven digits with a dash, the whole number with
+      // its country code, or the local part of the e-mail address. Each matches one contact.
+      name: 'search-number', token,
+      next: () => {
+        const { email, phone } = identityOf(randomOwnedId());
+        const words = [`${phone.slice(3, 6)}-${phone.slice(6)}`, `1${phone}`, email.split('@')[0]!];
+        return { path: `/rest/1/contacts?page_size=25&search=${encodeURIComponent(words[randomInt(words.length)]!)}` };
+      },
+    },
     {
       name: 'update', token, method: 'PUT',
       next: () => ({ path: `/rest/1/contacts/${randomOwnedId()}`, body: JSON.stringify({ first_name: `Updated ${updated++}` }) }),
@@ -158,6 +178,8 @@ function printResults(results: ScenarioResult[]) {
   const targets: Record<string, [string, (r: ScenarioResult) => boolean]> = {
     list: ['p99 < 10 ms', (r) => r.p99 < 10],
     get: ['p99 < 5 ms', (r) => r.p99 < 5],
+    'search-name': ['p99 < 20 ms', (r) => r.p99 < 20],
+    'search-number': ['p99 < 20 ms', (r) => r.p99 < 20],
     create: ['>= 1000 req/s', (r) => r.perSecond >= 1000],
     'phone-add': ['>= update req/s', (r) => r.perSecond >= update],
     'tag-add': ['>= update req/s', (r) => r.perSecond >= update],
@@ -174,6 +196,8 @@ function printResults(results: ScenarioResult[]) {
     for (const sample of r.samples) log(`    ${r.name} answered: ${sample}`);
   }
   log('list-by-name: a page of all the member\'s contacts sorted by last name (sort_by=last_name), pages 1-20');
+  log('search-name: a last name, first and last in either order, or a last name\'s first four letters (many matches)');
+  log('search-number: a contact\'s last seven digits, its number with country code, or its e-mail\'s local part (one match)');
   log('update: PUT first_name on a random contact of the member; phone-add, tag-add: POST a new phone, a tag (of 50 titles)');
   log('cpu us/req: CPU time of the server\'s processes per request (req/s here moves with the machine\'s other load)');
   log('list-cold, get-cold: on a server keeping no records (RECORD_CACHE_SIZE=0): every record built for every request,');
@@ -204,7 +228,9 @@ async function main() {
 }
 
 async function runContactScenarios(dbFile: string, team: Team, secretKey: Buffer, token: string) {
-  const [list, get, byName, update, phoneAdd, tagAdd, create] = scenarios(team, token) as [Scenario, Scenario, Scenario, Scenario, Scenario, Scenario, Scenario];
+  const [list, get, byName, searchName, searchNumber, update, phoneAdd, tagAdd, create] = scenarios(team, token) as Scenario[] as [
+    Scenario, Scenario, Scenario, Scenario, Scenario, Scenario, Scenario, Scenario, Scenario,
+  ];
   const results: ScenarioResult[] = [];
   const runOn = async (settings: NodeJS.ProcessEnv, runs: Scenario[]) => {
     const server = await startServer(dbFile, settings);
@@ -217,7 +243,7 @@ async function runContactScenarios(dbFile: string, team: Team, secretKey: Buffer
       await server.stop();
     }
   };
-  await runOn({}, [list, get, byName, create, update, phoneAdd, tagAdd]);
+  await runOn({}, [list, get, byName, searchName, searchNumber, create, update, phoneAdd, tagAdd]);
   await runOn({ RECORD_CACHE_SIZE: '0' }, [{ ...list, name: 'list-cold' }, { ...get, name: 'get-cold' }]);
   printResults(results);
 
