@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { contactFields } from '../../../server/contracts/contacts';
@@ -26,6 +26,11 @@ const FIELDS: FieldMap<Values> = Object.fromEntries(Object.entries(LABELS).map((
 
 /** The contact's own fields shown in the header: names, rating and do-not-call (saved with If-Match). */
 export function DetailsDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  /* Mounted each time it opens, so the form starts from the record on screen (a reset after mounting could drop typing). */
+  return open ? <DetailsForm onClose={onClose} /> : null;
+}
+
+function DetailsForm({ onClose }: { onClose: () => void }) {
   const { contact, save, saving } = useContactPage();
   const formId = useId();
   const [problems, setProblems] = useState<string[]>([]);
@@ -35,19 +40,11 @@ export function DetailsDialog({ open, onClose }: { open: boolean; onClose: () =>
     rating: String(ratingValue(contact.rating) ?? ''),
     do_not_call: contact.do_not_call === '1',
   };
-  const { register, handleSubmit, reset, setError, formState } = useForm<Values, unknown, Output>({
+  const { register, handleSubmit, setError, formState } = useForm<Values, unknown, Output>({
     resolver: zodResolver(schema),
     defaultValues: defaults,
   });
   const { errors, dirtyFields } = formState;
-
-  useEffect(() => {
-    if (open) {
-      reset(defaults);
-      setProblems([]);
-    }
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- a fresh form each time it opens, from the record on screen
-  }, [open]);
 
   const onSubmit = handleSubmit(async (values) => {
     setProblems([]);
@@ -72,7 +69,7 @@ export function DetailsDialog({ open, onClose }: { open: boolean; onClose: () =>
 
   return (
     <Dialog
-      open={open}
+      open
       onClose={onClose}
       title="Edit details"
       preventClose={saving}

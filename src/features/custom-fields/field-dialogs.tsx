@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { createFieldBody } from '../../../server/contracts/custom-fields';
@@ -17,24 +17,22 @@ type Input = z.input<typeof schema>;
 const LABELS = { display_name: 'Name', type: 'Type' } as const;
 const FIELDS: FieldMap<Input> = { display_name: { name: 'display_name', label: LABELS.display_name }, type: { name: 'type', label: LABELS.type } };
 
-/** A new definition (`field` null) or a new name for one. */
+/** A new definition (`field` null) or a new name for one; mounted each time it opens, so its form starts from its values. */
 export function FieldDialog({ open, field, onClose }: { open: boolean; field: CustomField | null; onClose: () => void }) {
+  return open ? <FieldForm key={field?.id ?? 'new'} field={field} onClose={onClose} /> : null;
+}
+
+function FieldForm({ field, onClose }: { field: CustomField | null; onClose: () => void }) {
   const create = useCreateField();
   const update = useUpdateField();
   const { announce } = useStatus();
   const formId = useId();
   const [problems, setProblems] = useState<string[]>([]);
-  const { register, handleSubmit, reset, setError, formState } = useForm<Input, unknown, z.output<typeof schema>>({ resolver: zodResolver(schema) });
+  const { register, handleSubmit, setError, formState } = useForm<Input, unknown, z.output<typeof schema>>({
+    resolver: zodResolver(schema),
+    defaultValues: { display_name: field?.name ?? '', type: String(field && field.typeId !== 6 ? field.typeId : 1) },
+  });
   const busy = formState.isSubmitting;
-
-  /* A fresh form each time it opens (not when the list is read again while it is open). */
-  const fieldId = field?.id;
-  useEffect(() => {
-    if (!open) return;
-    setProblems([]);
-    reset({ display_name: field?.name ?? '', type: String(field && field.typeId !== 6 ? field.typeId : 1) });
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- the values it opened with
-  }, [open, fieldId, reset]);
 
   const submit = handleSubmit(async (values) => {
     setProblems([]);
@@ -54,7 +52,7 @@ export function FieldDialog({ open, field, onClose }: { open: boolean; field: Cu
 
   return (
     <Dialog
-      open={open}
+      open
       onClose={onClose}
       title={field ? `Rename the custom field ${field.name}` : 'New custom field'}
       description={field ? `The new name shows on the ${formatCount(field.contactCount, 'contact', 'contacts')} holding a value.` : undefined}

@@ -23,23 +23,29 @@ const FIELDS: FieldMap<Input> = { name: { name: 'name', label: LABELS.name }, de
 
 const titleOf = (edit: FolderEdit) => (edit.kind === 'new' ? 'New folder' : edit.kind === 'sub' ? `New sub-folder in ${edit.parent.name}` : `Edit folder ${edit.folder.name}`);
 
+const editKey = (edit: FolderEdit) => (edit.kind === 'new' ? 'new' : edit.kind === 'sub' ? `sub:${edit.parent.id}` : `edit:${edit.folder.id}`);
+
+/**
+ * The folder dialog, mounted each time it opens: the form starts from its values rather than being reset after it
+ * shows (a reset after mounting dropped what was typed, or autofilled, in the moment before it ran).
+ */
 export function FolderFormDialog({ edit, onClose }: { edit: FolderEdit | null; onClose: () => void }) {
+  return edit ? <FolderForm key={editKey(edit)} edit={edit} onClose={onClose} /> : null;
+}
+
+function FolderForm({ edit, onClose }: { edit: FolderEdit; onClose: () => void }) {
   const create = useCreateFolder();
   const update = useUpdateFolder();
   const { announce } = useStatus();
   const formId = useId();
   const [problems, setProblems] = useState<string[]>([]);
-  const { register, handleSubmit, reset, setError, formState } = useForm<Input, unknown, z.output<typeof schema>>({ resolver: zodResolver(schema) });
+  const { register, handleSubmit, setError, formState } = useForm<Input, unknown, z.output<typeof schema>>({
+    resolver: zodResolver(schema),
+    defaultValues: edit.kind === 'edit' ? { name: edit.folder.name, description: edit.folder.description } : { name: '', description: '' },
+  });
   const busy = formState.isSubmitting;
 
-  useEffect(() => {
-    if (!edit) return;
-    setProblems([]);
-    reset(edit.kind === 'edit' ? { name: edit.folder.name, description: edit.folder.description } : { name: '', description: '' });
-  }, [edit, reset]);
-
   const submit = handleSubmit(async (values) => {
-    if (!edit) return;
     setProblems([]);
     try {
       if (edit.kind === 'edit') await update.mutateAsync({ id: edit.folder.id, name: values.name, description: values.description });
@@ -57,9 +63,9 @@ export function FolderFormDialog({ edit, onClose }: { edit: FolderEdit | null; o
 
   return (
     <Dialog
-      open={edit !== null}
+      open
       onClose={onClose}
-      title={edit ? titleOf(edit) : ''}
+      title={titleOf(edit)}
       size="sm"
       preventClose={busy}
       footer={
@@ -68,7 +74,7 @@ export function FolderFormDialog({ edit, onClose }: { edit: FolderEdit | null; o
             Cancel
           </Button>
           <Button type="submit" form={formId} variant="primary" busy={busy}>
-            {edit?.kind === 'edit' ? 'Save folder' : 'Create folder'}
+            {edit.kind === 'edit' ? 'Save folder' : 'Create folder'}
           </Button>
         </>
       }

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useEffect, useId, useState, type ReactNode } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { useForm, type FieldValues, type Path, type UseFormRegister, type FieldErrors } from 'react-hook-form';
 import { z } from 'zod';
 import { createMemberBody, PASSWORD_MIN_LENGTH, updateMemberBody } from '../../../server/contracts/members';
@@ -27,11 +27,12 @@ function useTextInput<T extends FieldValues>(register: UseFormRegister<T>, error
   };
 }
 
-function FormDialog({ open, title, submitLabel, busy, onClose, onSubmit, children }: { open: boolean; title: string; submitLabel: string; busy: boolean; onClose: () => void; onSubmit: () => void; children: ReactNode }) {
+/* Each dialog below is mounted when it opens, so its form starts from its values (a reset after mounting could drop typing). */
+function FormDialog({ title, submitLabel, busy, onClose, onSubmit, children }: { title: string; submitLabel: string; busy: boolean; onClose: () => void; onSubmit: () => void; children: ReactNode }) {
   const formId = useId();
   return (
     <Dialog
-      open={open}
+      open
       onClose={onClose}
       title={title}
       size="lg"
@@ -71,17 +72,18 @@ const BILLING = ['billing_item_id', 'billing_group_id', 'subgroup_id'] as const;
 const BILLING_DEFAULTS = { billing_item_id: '1', billing_group_id: 'default', subgroup_id: 'default' };
 
 export function NewMemberDialog({ managerId, team, onClose }: { managerId: string | null; team: TeamMember[]; onClose: () => void }) {
+  return managerId === null ? null : <NewMemberForm key={managerId} managerId={managerId} team={team} onClose={onClose} />;
+}
+
+function NewMemberForm({ managerId, team, onClose }: { managerId: string; team: TeamMember[]; onClose: () => void }) {
   const create = useCreateMember();
   const { announce } = useStatus();
   const [problems, setProblems] = useState<string[]>([]);
-  const { register, handleSubmit, reset, setError, formState } = useForm<NewInput, unknown, z.output<typeof newSchema>>({ resolver: zodResolver(newSchema) });
+  const { register, handleSubmit, setError, formState } = useForm<NewInput, unknown, z.output<typeof newSchema>>({
+    resolver: zodResolver(newSchema),
+    defaultValues: { username: '', password: '', first_name: '', last_name: '', email: '', phone: '', role: 'member', manager_id: managerId, ...BILLING_DEFAULTS },
+  });
   const input = useTextInput(register, formState.errors);
-
-  useEffect(() => {
-    if (managerId === null) return;
-    setProblems([]);
-    reset({ username: '', password: '', first_name: '', last_name: '', email: '', phone: '', role: 'member', manager_id: managerId, ...BILLING_DEFAULTS });
-  }, [managerId, reset]);
 
   const submit = handleSubmit(async ({ manager_id, ...body }) => {
     setProblems([]);
@@ -100,7 +102,7 @@ export function NewMemberDialog({ managerId, team, onClose }: { managerId: strin
   const billingTrouble = BILLING.some((f) => formState.errors[f]);
 
   return (
-    <FormDialog open={managerId !== null} title="New member" submitLabel="Create member" busy={formState.isSubmitting} onClose={onClose} onSubmit={submit}>
+    <FormDialog title="New member" submitLabel="Create member" busy={formState.isSubmitting} onClose={onClose} onSubmit={submit}>
       <FormAlert title="The member was not created." messages={problems} />
       <div className="grid gap-4 sm:grid-cols-2">
         {input('first_name', { required: true })}
@@ -130,22 +132,20 @@ type EditInput = z.input<typeof editSchema>;
 const EDIT_FIELDS = fieldsOf<EditInput>(['first_name', 'last_name', 'email_address', 'phone']);
 
 export function EditMemberDialog({ member, onClose }: { member: TeamMember | null; onClose: () => void }) {
+  return member ? <EditMemberForm key={member.user_id} member={member} onClose={onClose} /> : null;
+}
+
+function EditMemberForm({ member, onClose }: { member: TeamMember; onClose: () => void }) {
   const update = useUpdateMember();
   const { announce } = useStatus();
   const [problems, setProblems] = useState<string[]>([]);
-  const { register, handleSubmit, reset, setError, formState } = useForm<EditInput, unknown, z.output<typeof editSchema>>({ resolver: zodResolver(editSchema) });
+  const { register, handleSubmit, setError, formState } = useForm<EditInput, unknown, z.output<typeof editSchema>>({
+    resolver: zodResolver(editSchema),
+    defaultValues: { first_name: member.first_name, last_name: member.last_name, email_address: member.email_address, phone: member.phone ?? '' },
+  });
   const input = useTextInput(register, formState.errors);
 
-  /* A fresh form for each member opened (not when the team is read again while it is open). */
-  useEffect(() => {
-    if (!member) return;
-    setProblems([]);
-    reset({ first_name: member.first_name, last_name: member.last_name, email_address: member.email_address, phone: member.phone ?? '' });
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- the values it opened with
-  }, [member?.user_id, reset]);
-
   const submit = handleSubmit(async (values) => {
-    if (!member) return;
     setProblems([]);
     try {
       await update.mutateAsync({ id: member.user_id, ...values });
@@ -157,7 +157,7 @@ export function EditMemberDialog({ member, onClose }: { member: TeamMember | nul
   });
 
   return (
-    <FormDialog open={member !== null} title={member ? `Edit ${memberName(member)}` : ''} submitLabel="Save member" busy={formState.isSubmitting} onClose={onClose} onSubmit={submit}>
+    <FormDialog title={`Edit ${memberName(member)}`} submitLabel="Save member" busy={formState.isSubmitting} onClose={onClose} onSubmit={submit}>
       <FormAlert title="The member was not saved." messages={problems} />
       <div className="grid gap-4 sm:grid-cols-2">
         {input('first_name', { required: true })}

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { tagBody } from '../../../server/contracts/tags';
@@ -15,25 +15,22 @@ import { formatCount } from '../../lib/format';
 type Input = z.input<typeof tagBody>;
 export const TITLE_FIELD: FieldMap<Input> = { title: { name: 'title', label: 'Title' } };
 
+/** Mounted each time it opens, so its form starts from the tag's title (a reset after mounting could drop typing). */
 export function RenameTagDialog({ tag, onClose }: { tag: CountedTag | null; onClose: () => void }) {
+  return tag ? <RenameTagForm key={tag.id} tag={tag} onClose={onClose} /> : null;
+}
+
+function RenameTagForm({ tag, onClose }: { tag: CountedTag; onClose: () => void }) {
   const rename = useRenameTag();
   const { announce } = useStatus();
   const formId = useId();
   const [problems, setProblems] = useState<string[]>([]);
-  const { register, handleSubmit, reset, setError, formState } = useForm<Input, unknown, z.output<typeof tagBody>>({ resolver: zodResolver(tagBody) });
-
-  /* A fresh form for each tag opened (not when the list is read again while it is open). */
-  const tagId = tag?.id;
-  const tagTitle = tag?.title;
-  useEffect(() => {
-    if (tagId === undefined) return;
-    reset({ title: tagTitle ?? '' });
-    setProblems([]);
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- the title it opened with
-  }, [tagId, reset]);
+  const { register, handleSubmit, setError, formState } = useForm<Input, unknown, z.output<typeof tagBody>>({
+    resolver: zodResolver(tagBody),
+    defaultValues: { title: tag.title },
+  });
 
   const submit = handleSubmit(async ({ title }) => {
-    if (!tag) return;
     setProblems([]);
     try {
       await rename.mutateAsync({ id: tag.id, title });
@@ -47,10 +44,10 @@ export function RenameTagDialog({ tag, onClose }: { tag: CountedTag | null; onCl
 
   return (
     <Dialog
-      open={tag !== null}
+      open
       onClose={onClose}
-      title={`Rename the tag ${tag?.title ?? ''}`}
-      description={tag ? `The new title shows on the ${formatCount(tag.contact_count, 'contact', 'contacts')} holding it.` : undefined}
+      title={`Rename the tag ${tag.title}`}
+      description={`The new title shows on the ${formatCount(tag.contact_count, 'contact', 'contacts')} holding it.`}
       size="sm"
       preventClose={rename.isPending}
       footer={
