@@ -71,8 +71,12 @@ test('the session ends while a note is typed: the user signs in again in place a
 
 test('giving up on signing in again goes to the sign-in page, and back to where the user was', async ({ page }) => {
   await signIn(page, 'blake');
+  // The search's page must have arrived before the session is ended, so that it is the next page that finds it ended.
+  const searched = page.waitForResponse((r) => r.url().includes('search=example') && r.ok());
   await page.getByRole('searchbox', { name: 'Search contacts' }).fill('example');
   await expect(page).toHaveURL(/search=example/);
+  await searched;
+  await expect(page.getByRole('button', { name: 'Next page' })).toBeEnabled();
   await page.context().clearCookies();
 
   await page.getByRole('button', { name: 'Next page' }).click();

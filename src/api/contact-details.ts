@@ -1,9 +1,9 @@
 import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { PageMeta } from '../../server/contracts/common';
-import type { AuditRecord, ContactActivityRecord, ContactRecord } from '../../server/contracts/contact-records';
+import type { AuditRecord, ContactActivityRecord } from '../../server/contracts/contact-records';
 import type { ContactCustomFieldValueRecord } from '../../server/contracts/custom-fields';
-import { ApiError, apiRequest, buildUrl, type DebugCode } from '../lib/api-client';
-import { contactKeys } from './contacts';
+import { apiRequest } from '../lib/api-client';
+import { contactKeys, fetchVersioned, putVersioned } from './contacts';
 import { customFieldKeys } from './custom-fields';
 import { folderKeys } from './folders';
 import { memberKeys } from './members';
@@ -14,8 +14,6 @@ import { tagKeys } from './tags';
  * and its history. Keys sit under contactKeys.all, so whatever refreshes contacts refreshes the page too.
  */
 
-export type VersionedContact = { record: ContactRecord; etag: string | null };
-type ContactsEnvelope = { contacts: { contacts: ContactRecord[] } };
 type ListEnvelope<K extends string, T> = Record<K, Record<K, T[]> & PageMeta>;
 
 export const contactPageKeys = {
@@ -29,46 +27,12 @@ export const contactPageKeys = {
 
 const contactPath = (id: string) => `/rest/1/contacts/${encodeURIComponent(id)}`;
 
-/** The contact changed since it was read (If-Match did not hold): nothing was saved. */
-export const isStaleVersion = (error: unknown) =>
-  error instanceof ApiError && error.status === 409 && error.debugCodes.some((d) => d.code === 40902);
-
-/*
- * The shared client answers bodies only; the ETag is a header, so these two requests read the response themselves.
- * Errors become the same ApiError; a 401 is handed to the shared client (a session check), which sends the app to sign-in.
- */
-async function versionedRequest(path: string, init: { method: 'GET' | 'PUT'; body?: unknown; ifMatch?: string | null; signal?: AbortSignal }) {
-  const headers: Record<string, string> = { Accept: 'application/json', 'X-Ringbook-Request': '1' };
-  if (init.body !== undefined) headers['Content-Type'] = 'application/json';
-  if (init.ifMatch) headers['If-Match'] = init.ifMatch;
-  const response = await fetch(buildUrl(path), {
-    method: init.method,
-    headers,
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-    credentials: 'same-origin',
-    signal: init.signal,
-  });
-  const text = await response.text();
-  let json: unknown;
-  try {
-    json = text ? JSON.parse(text) : undefined;
-  } catch {
-    json = undefined;
-  }
-  if (!response.ok) {
-    if (response.status === 401) void apiRequest('/auth/session').catch(() => undefined);
-    const codes = (json as { debug_codes?: DebugCode[] } | undefined)?.debug_codes;
-    throw new ApiError(response.status, codes?.length ? codes : [{ code: response.status * 100, reason: response.status === 404 ? 'There is no such contact, or it is not yours to see.' : `The request failed (${response.status}).` }]);
-  }
-  const record = (json as ContactsEnvelope).contacts.contacts[0];
-  if (!record) throw new ApiError(404, [{ code: 40401, reason: 'There is no such contact, or it is not yours to see.' }]);
-  return { record, etag: response.headers.get('ETag') } satisfies VersionedContact;
-}
+export { isStaleVersion, type VersionedContact } from './contacts';
 
 export const contactRecordQueryOptions = (id: string) =>
   queryOptions({
     queryKey: contactPageKeys.record(id),
-    queryFn: ({ signal }) => versionedRequest(contactPath(id), { method: 'GET', signal }),
+    queryFn: ({ signal }) => fetchVersioned(id, signal),
     staleTime: 0,
   });
 
@@ -86,8 +50,7 @@ async function refreshAround(queryClient: QueryClient, id: string, also: readonl
 export function useSaveContact(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ body, etag }: { body: Record<string, unknown>; etag: string | null }) =>
-      versionedRequest(contactPath(id), { method: 'PUT', body, ifMatch: etag }),
+    mutationFn: ({ body, etag }: { body: Record<string, unknown>; etag: string | null }) => putVersioned(id, body, etag),
     onSuccess: async (saved, { body }) => {
       queryClient.setQueryData(contactPageKeys.record(id), saved);
       const also: (readonly unknown[])[] = [];

@@ -1,10 +1,10 @@
-import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { ListOf, PageMeta } from '../../server/contracts/common';
+import { keepPreviousData, queryOptions, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import type { PageMeta } from '../../server/contracts/common';
 import type { ContactRecord, CreatedContactRecord } from '../../server/contracts/contact-records';
 import type { ContactSortColumn } from '../../server/contracts/contacts';
-import type { CustomFieldRecord } from '../../server/contracts/custom-fields';
-import type { MemberRecord } from '../../server/contracts/members';
-import { apiFetch, apiRequest } from '../lib/api-client';
+import { ApiError, apiFetch, apiRequest } from '../lib/api-client';
+import { folderKeys } from './folders';
+import { memberKeys } from './members';
 import { tagKeys } from './tags';
 
 export type ContactListParams = {
@@ -49,8 +49,6 @@ export const contactKeys = {
   detail: (id: string) => [...contactKeys.details(), id] as const,
   versioned: (id: string) => [...contactKeys.detail(id), 'versioned'] as const,
   matches: (email: string, phone: string) => [...contactKeys.all, 'matches', { email, phone }] as const,
-  owners: () => [...contactKeys.all, 'owners'] as const,
-  customFields: () => [...contactKeys.all, 'custom-fields'] as const,
 };
 
 const contactPath = (id: string) => `/rest/1/contacts/${encodeURIComponent(id)}`;
@@ -73,12 +71,25 @@ export const contactListQueryOptions = (params: ContactListParams) =>
     placeholderData: keepPreviousData,
   });
 
+function versionedOf(data: ContactsResponse, response: Response): VersionedContact {
+  const record = data.contacts.contacts[0];
+  if (!record) throw new ApiError(404, [{ code: 40401, reason: 'There is no such contact, or it is not yours to see.' }]);
+  return { record, etag: response.headers.get('ETag') };
+}
+
 /** The contact as it is now, with its ETag, outside the cache (a form's base must not change under it). */
 export async function fetchVersioned(id: string, signal?: AbortSignal): Promise<VersionedContact> {
   const { data, response } = await apiFetch<ContactsResponse>(contactPath(id), { signal });
-  const record = data.contacts.contacts[0];
-  if (!record) throw new Error('The contact was not found.');
-  return { record, etag: response.headers.get('ETag') };
+  return versionedOf(data, response);
+}
+
+/**
+ * PUT /rest/1/contacts/{id}, with If-Match when an ETag is given: the change applies only if the contact is still at
+ * that version, else a 409 (isStaleVersion) and nothing is saved. Answers the record as saved, with its new ETag.
+ */
+export async function putVersioned(id: string, body: ContactWriteBody, etag?: string | null): Promise<VersionedContact> {
+  const { data, response } = await apiFetch<ContactsResponse>(contactPath(id), { method: 'PUT', body, headers: etag ? { 'If-Match': etag } : undefined });
+  return versionedOf(data, response);
 }
 
 export const contactQueryOptions = (id: string) =>
@@ -105,57 +116,18 @@ export const contactMatchesQueryOptions = (email: string, phone: string) =>
     staleTime: 0,
   });
 
-type MembersResponse = { http_status: number; status: 'success'; members: ListOf<'members', MemberRecord> };
-type CustomFieldsResponse = { http_status: number; status: 'success'; customfields: ListOf<'customfields', CustomFieldRecord> };
-
-async function allPages<T>(fetchPage: (page: number) => Promise<{ items: T[]; totalPages: number }>, maxPages = 20): Promise<T[]> {
-  const items: T[] = [];
-  for (let page = 1; page <= maxPages; page++) {
-    const answer = await fetchPage(page);
-    items.push(...answer.items);
-    if (page >= answer.totalPages) break;
-  }
-  return items;
-}
 
 /**
- * Who may own the contacts the caller sees: the caller and everyone beneath it. Names the grid's Owner column,
- * fills its owner filter and the bulk transfer's choices. (The grid's view of members; the members screen has its own.)
+ * Reads again what a change to contacts can alter: the contacts themselves, and the counts of contacts that folders,
+ * tags and members show. (Key factories are only used when this runs, so the modules may import each other.)
  */
-export const contactOwnersQueryOptions = () =>
-  queryOptions({
-    queryKey: contactKeys.owners(),
-    queryFn: ({ signal }) =>
-      allPages(async (page) => {
-        const body = await apiRequest<MembersResponse>('/rest/1/members', { signal, query: { entire_team: 1, page_size: 100, page } });
-        return { items: body.members.members ?? [], totalPages: Number(body.members.total_pages) };
-      }),
-    staleTime: 5 * 60_000,
-  });
-
-/** The organisation's custom-field definitions, for the grid's optional columns. */
-export const contactCustomFieldsQueryOptions = () =>
-  queryOptions({
-    queryKey: contactKeys.customFields(),
-    queryFn: ({ signal }) =>
-      allPages(async (page) => {
-        const body = await apiRequest<CustomFieldsResponse>('/rest/1/customfields', { signal, query: { page_size: 100, page } });
-        return { items: body.customfields.customfields ?? [], totalPages: Number(body.customfields.total_pages) };
-      }),
-    staleTime: 5 * 60_000,
-  });
-
-export function memberName(member: Pick<MemberRecord, 'display_name' | 'first_name' | 'last_name' | 'username'>): string {
-  return member.display_name || [member.first_name, member.last_name].filter(Boolean).join(' ') || member.username;
+export function refreshContactsAndCounts(queryClient: QueryClient) {
+  return Promise.all([contactKeys.all, folderKeys.all, tagKeys.all, memberKeys.all].map((queryKey) => queryClient.invalidateQueries({ queryKey })));
 }
 
 function useInvalidateContacts() {
   const queryClient = useQueryClient();
-  return () =>
-    Promise.all([
-      queryClient.invalidateQueries({ queryKey: contactKeys.all }),
-      queryClient.invalidateQueries({ queryKey: tagKeys.all }),
-    ]);
+  return () => refreshContactsAndCounts(queryClient);
 }
 
 export function useCreateContact() {
@@ -177,22 +149,19 @@ export type UpdateContactInput = {
 /** 409 with this code: the contact changed since the form read it; nothing was saved. */
 export const STALE_VERSION = 40902;
 
+export const isStaleVersion = (error: unknown) => error instanceof ApiError && error.status === 409 && error.hasCode(STALE_VERSION);
+
 export function useUpdateContact() {
   const queryClient = useQueryClient();
   const invalidate = useInvalidateContacts();
   return useMutation({
     mutationFn: async ({ id, body, etag }: UpdateContactInput) => {
-      const { data, response } = await apiFetch<ContactsResponse>(contactPath(id), {
-        method: 'PUT',
-        body,
-        headers: etag ? { 'If-Match': etag } : undefined,
-      });
-      const record = data.contacts.contacts[0] ?? null;
-      if (record) queryClient.setQueryData(contactKeys.versioned(id), { record, etag: response.headers.get('ETag') });
-      return record;
+      const saved = await putVersioned(id, body, etag);
+      queryClient.setQueryData(contactKeys.versioned(id), saved);
+      return saved.record;
     },
     onSuccess: async (record, { id }) => {
-      if (record) queryClient.setQueryData(contactKeys.detail(id), record);
+      queryClient.setQueryData(contactKeys.detail(id), record);
       await invalidate();
     },
   });
@@ -225,26 +194,7 @@ export function useDeleteContacts() {
     },
     onSuccess: async (_data, { ids }) => {
       for (const id of ids) queryClient.removeQueries({ queryKey: contactKeys.detail(id) });
-      await queryClient.invalidateQueries({ queryKey: contactKeys.lists() });
+      await refreshContactsAndCounts(queryClient);
     },
-  });
-}
-
-/** Takes contacts back out of the trash (Undo), a few at a time, reporting how many are back. */
-export function useRestoreContacts() {
-  const invalidate = useInvalidateContacts();
-  return useMutation({
-    mutationFn: async ({ ids, onProgress }: { ids: string[]; onProgress?: (done: number) => void }) => {
-      let done = 0;
-      const queue = [...ids];
-      const worker = async () => {
-        for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
-          await apiRequest(`${contactPath(id)}/restore`, { method: 'POST' });
-          onProgress?.(++done);
-        }
-      };
-      await Promise.all(Array.from({ length: Math.min(4, ids.length) }, worker));
-    },
-    onSuccess: () => invalidate(),
   });
 }

@@ -12,13 +12,14 @@ export type CustomField = {
   typeId: number;
   typeName: string;
   order: number;
+  /** Only when read with counts (the custom-fields screen): counting reads every value a field has. */
   contactCount: number;
   options: { id: string; label: string }[];
 };
 
 export const customFieldKeys = {
   all: ['custom-fields'] as const,
-  list: () => [...customFieldKeys.all, 'list'] as const,
+  list: (counts: boolean) => [...customFieldKeys.all, 'list', { counts }] as const,
 };
 
 /** Types a definition can be created with; drop-downs (6) come from contacts that name a new one. */
@@ -41,14 +42,17 @@ const toField = (r: CustomFieldRecord): CustomField => ({
   options: r.options ?? [],
 });
 
-/** Every definition in display order, with counts and drop-down options (with_counts=1). */
-export const customFieldsQueryOptions = () =>
+/** Every definition in display order with its drop-down options; `counts` adds how many contacts hold a value. */
+export const customFieldsQueryOptions = ({ counts = false }: { counts?: boolean } = {}) =>
   queryOptions({
-    queryKey: customFieldKeys.list(),
+    queryKey: customFieldKeys.list(counts),
     queryFn: async ({ signal }) => {
       const fields: CustomField[] = [];
       for (let page = 1; ; page++) {
-        const body = await apiRequest<FieldsResponse>('/rest/1/customfields', { signal, query: { with_counts: 1, page, page_size: 100 } });
+        const body = await apiRequest<FieldsResponse>('/rest/1/customfields', {
+          signal,
+          query: { with_counts: counts ? 1 : undefined, page, page_size: 100 },
+        });
         fields.push(...body.customfields.customfields.map(toField));
         if (page >= body.customfields.total_pages) break;
       }

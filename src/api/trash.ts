@@ -2,10 +2,7 @@ import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@ta
 import type { PageMeta } from '../../server/contracts/common';
 import type { ContactRecord } from '../../server/contracts/contact-records';
 import { apiRequest } from '../lib/api-client';
-import { contactKeys } from './contacts';
-import { folderKeys } from './folders';
-import { memberKeys } from './members';
-import { tagKeys } from './tags';
+import { contactKeys, refreshContactsAndCounts } from './contacts';
 
 type ContactsResponse = { contacts: PageMeta & { contacts: ContactRecord[] } };
 
@@ -37,26 +34,39 @@ export const trashQueryOptions = (params: TrashParams) =>
   });
 
 /** What a contact leaving or entering the trash changes: lists, and the counts by folder, tag and owner. */
-function refreshAll(queryClient: ReturnType<typeof useQueryClient>) {
-  return Promise.all([contactKeys.all, folderKeys.all, tagKeys.all, memberKeys.all].map((queryKey) => queryClient.invalidateQueries({ queryKey })));
-}
+
+/** Restore requests in flight at once. */
+const RESTORING_AT_ONCE = 4;
 
 /**
- * Restores contacts one request each (the API restores one at a time), reporting progress; stops at the first failure,
- * saying how many were restored before it.
+ * Takes contacts out of the trash (the trash screen, and Undo after moving them there): one request each, as the
+ * API restores one at a time, a few at once, reporting how many are back. After a failure no more are sent; the
+ * error is thrown once those under way have answered, and the progress says how many came back before it.
  */
 export function useRestoreContacts(onProgress: (done: number) => void) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (ids: string[]) => {
       let done = 0;
-      try {
-        for (const id of ids) {
-          await apiRequest<unknown>(`/rest/1/contacts/${encodeURIComponent(id)}/restore`, { method: 'POST' });
+      let failed = false;
+      const queue = [...ids];
+      const worker = async () => {
+        for (let id = queue.shift(); id !== undefined && !failed; id = queue.shift()) {
+          try {
+            await apiRequest<unknown>(`/rest/1/contacts/${encodeURIComponent(id)}/restore`, { method: 'POST' });
+          } catch (error) {
+            failed = true;
+            throw error;
+          }
           onProgress(++done);
         }
+      };
+      try {
+        const results = await Promise.allSettled(Array.from({ length: Math.min(RESTORING_AT_ONCE, ids.length) }, worker));
+        const rejected = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+        if (rejected) throw rejected.reason;
       } finally {
-        if (done > 0) await refreshAll(queryClient);
+        if (done > 0) await refreshContactsAndCounts(queryClient);
       }
       return done;
     },
@@ -77,7 +87,7 @@ export function useDeleteForever(onProgress: (done: number) => void) {
           onProgress(done);
         }
       } finally {
-        if (done > 0) await refreshAll(queryClient);
+        if (done > 0) await refreshContactsAndCounts(queryClient);
       }
       return done;
     },

@@ -8,13 +8,14 @@ import type { CallRecord, DialSessionRecord, UsageRecord } from '../../server/co
 import type { MemberRecord } from '../../server/contracts/members';
 import type { ClockRecord } from '../../server/contracts/system';
 import { apiRequest } from '../lib/api-client';
+import { memberName, teamQueryOptions, type TeamMember } from './members';
 
 type Envelope<K extends string, T> = { http_status: number; status: 'success' } & Record<K, T>;
 
 /** A range of whole days, YYYY-MM-DD, both included (UTC, as the API counts them). */
 export type DayRange = { start: string; end: string };
 
-export type TeamMember = { id: string; name: string; role: MemberRecord['role'] };
+export type UsageMember = { id: string; name: string; role: MemberRecord['role'] };
 export type SessionPage = PageMeta & { sessions: DialSessionRecord[] };
 export type CallPage = PageMeta & { calls: CallRecord[] };
 
@@ -24,7 +25,6 @@ export const CALL_PAGE_SIZE = 25;
 export const usageKeys = {
   all: ['usage'] as const,
   clock: () => [...usageKeys.all, 'clock'] as const,
-  members: () => [...usageKeys.all, 'members'] as const,
   figures: (range: DayRange) => [...usageKeys.all, 'figures', range] as const,
   sessions: (range: DayRange, page: number) => [...usageKeys.all, 'sessions', range, page] as const,
   calls: (sessionId: string, page: number) => [...usageKeys.all, 'calls', sessionId, page] as const,
@@ -42,24 +42,11 @@ export const clockQueryOptions = () =>
     staleTime: 5 * 60_000,
   });
 
-export const memberName = (m: Pick<MemberRecord, 'display_name' | 'first_name' | 'last_name' | 'username'>) =>
-  m.display_name || [m.first_name, m.last_name].filter(Boolean).join(' ') || m.username;
-
-/** The caller and everyone beneath it (entire_team=1): whose figures usage answers. */
+/** The caller and everyone beneath it (entire_team=1), whose figures usage answers: the team query, by id and name. */
 export const teamMembersQueryOptions = () =>
   queryOptions({
-    queryKey: usageKeys.members(),
-    queryFn: async ({ signal }) => {
-      const members: TeamMember[] = [];
-      for (let page = 1; ; page++) {
-        const body = await apiRequest<Envelope<'members', PageMeta & { members: MemberRecord[] }>>('/rest/1/members', {
-          signal, query: { entire_team: 1, page, page_size: 100 },
-        });
-        members.push(...body.members.members.map((m) => ({ id: m.user_id, name: memberName(m), role: m.role })));
-        if (page >= Number(body.members.total_pages)) return members;
-      }
-    },
-    staleTime: 5 * 60_000,
+    ...teamQueryOptions(),
+    select: (team: TeamMember[]): UsageMember[] => team.map((m) => ({ id: m.user_id, name: memberName(m), role: m.role })),
   });
 
 /** GET /rest/1/dialsession/usage: each member's figures keyed by member id, beside the paging fields. */

@@ -30,12 +30,15 @@ async function assertNameFree(db: Db, auth: AuthContext, name: string, exceptId?
 export async function listFields(ctx: Context, auth: AuthContext, query: z.output<typeof listFieldsQuery>) {
   const { db } = ctx.store;
   const { rows, total } = await repo.listFields(db, auth.scope.orgId, query);
-  if (!query.with_counts) return { records: rows.map((f) => fieldRecord(f)), total };
-  const ids = rows.map((f) => f.id);
-  const [counts, options] = await Promise.all([repo.contactCounts(db, auth.scope, ids), repo.optionsOf(db, rows.filter((f) => f.type_id === 6).map((f) => f.id))]);
+  /* A drop-down's options are always listed (one query for the page); counting the contacts holding each field reads
+     every value it has, so only with_counts=1 asks for it. */
+  const [counts, options] = await Promise.all([
+    query.with_counts ? repo.contactCounts(db, auth.scope, rows.map((f) => f.id)) : undefined,
+    repo.optionsOf(db, rows.filter((f) => f.type_id === 6).map((f) => f.id)),
+  ]);
   const records = rows.map((f): CustomFieldRecord => ({
     ...fieldRecord(f),
-    contact_count: counts.get(f.id) ?? 0,
+    ...(counts && { contact_count: counts.get(f.id) ?? 0 }),
     ...(f.type_id === 6 && { options: options.filter((o) => o.custom_field_id === f.id).map((o) => ({ id: String(o.id), label: o.label })) }),
   }));
   return { records, total };

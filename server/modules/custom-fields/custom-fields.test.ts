@@ -68,7 +68,7 @@ describe('GET /rest/1/customfields', () => {
     expect((await rep.get('/rest/1/customfields/abc')).body.debug_codes[0].field).toBe('custom_field_id');
   });
 
-  it('with_counts=1 adds how many contacts in the caller\'s scope hold a value, and a drop-down\'s options', async () => {
+  it('lists a drop-down\'s options; with_counts=1 adds how many contacts in the caller\'s scope hold a value', async () => {
     await newContact({ custom_fields: [{ name: 'Tier', type: 6 }] });
     const tier = (await all()).find((f: any) => f.display_name === 'Tier');
     const mine = await newContact({});
@@ -81,6 +81,9 @@ describe('GET /rest/1/customfields', () => {
     expect((await counted(vendor)).contact_count).toBe(2);
     expect((await counted(vendor)).options).toHaveLength(2);
     expect((await all('&with_counts=1')).find((f: any) => f.type_id === '1')).not.toHaveProperty('options');
+    const uncounted = (await all()).find((f: any) => f.custom_field_id === tier.custom_field_id);
+    expect(uncounted).not.toHaveProperty('contact_count');
+    expect(uncounted.options.map((o: any) => o.label)).toEqual(['Gold', 'Silver']);
     expect(await definitionOf(tier.custom_field_id)).not.toHaveProperty('contact_count');
   });
 });

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import type { BulkJobRecord } from '../../../server/contracts/bulk-jobs';
 import { bulkJobQueryOptions, isFinished } from '../../api/bulk-jobs';
-import { useRestoreContacts } from '../../api/contacts';
+import { useRestoreContacts } from '../../api/trash';
 import { Button } from '../../components/ui/button';
 import { errorMessage } from '../../lib/api-client';
 import { formatCount } from '../../lib/format';
@@ -66,14 +66,14 @@ function ProgressBar({ label, done, total }: { label: string; done: number; tota
 }
 
 function UndoTrash({ ids, onDone }: { ids: string[]; onDone: (text: string) => void }) {
-  const restore = useRestoreContacts();
   const [restored, setRestored] = useState(0);
+  const restore = useRestoreContacts(setRestored);
   if (restore.isPending) return <ProgressBar label="Restoring contacts" done={restored} total={ids.length} />;
   return (
     <>
       <Button
         size="sm"
-        onClick={() => restore.mutate({ ids, onProgress: setRestored }, { onSuccess: () => onDone(`${contacts(ids.length)} restored from the trash.`) })}
+        onClick={() => restore.mutate(ids, { onSuccess: () => onDone(`${contacts(ids.length)} restored from the trash.`) })}
       >
         Undo
       </Button>

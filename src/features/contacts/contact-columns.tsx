@@ -2,7 +2,7 @@ import { createColumnHelper, type RowData } from '@tanstack/react-table';
 import { Link } from 'react-router';
 import type { ContactRecord } from '../../../server/contracts/contact-records';
 import type { ContactSortColumn } from '../../../server/contracts/contacts';
-import type { CustomFieldRecord } from '../../../server/contracts/custom-fields';
+import type { CustomField } from '../../api/custom-fields';
 import { Checkbox } from '../../components/ui/checkbox';
 import { formatDate, formatDateTime, formatPhone, ratingValue } from '../../lib/format';
 import { contactDisplayName } from './contact-name';
@@ -44,10 +44,10 @@ export type ColumnOptions = {
   nameSortKey: 'first_name' | 'last_name';
   /** Owner names by member id, for managers and the vendor (null: no Owner column). */
   owners: Map<string, string> | null;
-  customFields: CustomFieldRecord[];
+  customFields: CustomField[];
 };
 
-export const customFieldColumnId = (field: Pick<CustomFieldRecord, 'custom_field_id'>) => `cf_${field.custom_field_id}`;
+export const customFieldColumnId = (field: Pick<CustomField, 'id'>) => `cf_${field.id}`;
 
 function selectColumn() {
   return column.display({
@@ -172,15 +172,15 @@ function ownerColumn(owners: Map<string, string>) {
   });
 }
 
-function customFieldColumn(field: CustomFieldRecord) {
-  return column.accessor((c) => c.custom_fields?.find((v) => v.custom_field_id === field.custom_field_id)?.value ?? '', {
+function customFieldColumn(field: CustomField) {
+  return column.accessor((c) => c.custom_fields?.find((v) => v.custom_field_id === field.id)?.value ?? '', {
     id: customFieldColumnId(field),
-    header: field.display_name,
-    meta: { label: field.display_name, customField: true, className: 'max-w-56' },
+    header: field.name,
+    meta: { label: field.name, customField: true, className: 'max-w-56' },
     cell: ({ getValue }) => {
       const value = getValue();
       if (!value) return none;
-      if (field.type_id === '2') return value === '1' ? 'Yes' : 'No';
+      if (field.typeId === 2) return value === '1' ? 'Yes' : 'No';
       return (
         <span className="block max-w-56 truncate" title={value}>
           {value}

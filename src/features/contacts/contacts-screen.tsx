@@ -5,9 +5,9 @@ import { useNavigate } from 'react-router';
 import type { ContactRecord } from '../../../server/contracts/contact-records';
 import type { ContactSortColumn } from '../../../server/contracts/contacts';
 import type { BulkAction } from '../../../server/contracts/bulk-jobs';
-import { contactKeys, contactListQueryOptions, filterOf } from '../../api/contacts';
+import { contactListQueryOptions, filterOf, refreshContactsAndCounts } from '../../api/contacts';
 import { flattenFolders, foldersQueryOptions } from '../../api/folders';
-import { tagKeys, tagsQueryOptions } from '../../api/tags';
+import { tagsQueryOptions } from '../../api/tags';
 import type { DialContactFilter } from '../../api/dial-sessions';
 import { useStatus } from '../../components/ui/status-message';
 import { LaunchDialog, type DialLaunch } from '../dialer/launch-dialog';
@@ -126,8 +126,7 @@ export function ContactsScreen() {
   const fromSelection = job?.fromSelection ?? false;
   const onJobFinished = useCallback(() => {
     if (fromSelection) clearSelection();
-    void queryClient.invalidateQueries({ queryKey: contactKeys.all });
-    void queryClient.invalidateQueries({ queryKey: tagKeys.all });
+    void refreshContactsAndCounts(queryClient);
   }, [fromSelection, clearSelection, queryClient]);
 
   const onDeleted = (request: DeleteRequest) => {

@@ -2,7 +2,9 @@ import { useQuery } from '@tanstack/react-query';
 import type { OnChangeFn, VisibilityState } from '@tanstack/react-table';
 import { useEffect, useMemo, useState } from 'react';
 import type { ContactRecord } from '../../../server/contracts/contact-records';
-import { contactCustomFieldsQueryOptions, contactOwnersQueryOptions, memberName, type ContactListParams } from '../../api/contacts';
+import type { ContactListParams } from '../../api/contacts';
+import { customFieldsQueryOptions } from '../../api/custom-fields';
+import { memberName, teamQueryOptions } from '../../api/members';
 import { useSession } from '../auth/use-session';
 import { buildContactColumns, customFieldColumnId } from './contact-columns';
 
@@ -27,8 +29,8 @@ function loadVisibility(): VisibilityState {
 export function useGridColumns(params: ContactListParams, onEdit: (contact: ContactRecord) => void) {
   const { member } = useSession();
   const leadsTeam = Boolean(member && member.role !== 'member');
-  const ownersQuery = useQuery({ ...contactOwnersQueryOptions(), enabled: leadsTeam });
-  const fieldsQuery = useQuery(contactCustomFieldsQueryOptions());
+  const ownersQuery = useQuery({ ...teamQueryOptions(), enabled: leadsTeam });
+  const fieldsQuery = useQuery(customFieldsQueryOptions());
   const [stored, setStored] = useState<VisibilityState>(loadVisibility);
 
   useEffect(() => {

@@ -29,7 +29,7 @@ const DOWN = 'M10 3a.75.75 0 0 1 .75.75v10.638l3.96-4.158a.75.75 0 1 1 1.08 1.04
 
 /** Custom-field definitions in display order: create, rename, reorder, delete (the vendor's). */
 export function CustomFieldsScreen() {
-  const fields = useQuery(customFieldsQueryOptions());
+  const fields = useQuery(customFieldsQueryOptions({ counts: true }));
   const reorder = useReorderFields();
   const { announce } = useStatus();
   const [editing, setEditing] = useState<string | 'new' | null>(null);

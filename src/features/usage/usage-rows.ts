@@ -1,5 +1,5 @@
 import type { UsageRecord } from '../../../server/contracts/dial-sessions';
-import type { TeamMember } from '../../api/usage';
+import type { UsageMember } from '../../api/usage';
 
 /** One line of the usage table: a member's figures, or the team's totals. */
 export type UsageRow = {
@@ -26,7 +26,7 @@ function withRates(base: Omit<UsageRow, 'connectRate' | 'avgTalktime'>): UsageRo
 }
 
 /** A row per member the usage answer names, named from the team's members; in the team's order. */
-export function usageRows(figures: Map<string, UsageRecord>, members: TeamMember[]): UsageRow[] {
+export function usageRows(figures: Map<string, UsageRecord>, members: UsageMember[]): UsageRow[] {
   const order = new Map(members.map((m, i) => [m.id, i]));
   const names = new Map(members.map((m) => [m.id, m.name]));
   return [...figures.entries()]
