@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Scope } from '../../auth/access.js';
 import type { Db } from '../../db/database.js';
+import { type Placeholders, prepared } from '../../db/prepared.js';
 import type { Contact } from '../../db/schema.js';
 
 /*
@@ -17,6 +18,15 @@ type Change = { contact: Counted; n: number };
 
 const keyOf = (c: Counted) => `${c.owner_id}:${c.folder_id ?? 0}:${c.trashed}:${c.archived}`;
 
+type CountRow = { org_id: number; owner_id: number; folder_key: number; trashed: number; archived: number; n: number };
+
+const upsertCounts = (db: Db, rows: CountRow[] | Placeholders<CountRow>[]) =>
+  db.insertInto('contact_counts').values(rows as CountRow[])
+    .onConflict((oc) => oc.columns(['owner_id', 'folder_key', 'trashed', 'archived']).doUpdateSet((eb) => ({ n: eb('contact_counts.n', '+', eb.ref('excluded.n')) })));
+
+/* Prepared: most writes change one partition (each contact a dial session creates, say). */
+const countOne = prepared<null, CountRow, unknown>('count one partition', (db, _, p) => upsertCounts(db, [p]));
+
 /** Adds each change's `n` (negative to take away) to its partition: one upsert for all partitions that change. */
 async function applyChanges(tx: Db, changes: Change[]): Promise<void> {
   const deltas = new Map<string, Change>();
@@ -29,11 +39,11 @@ async function applyChanges(tx: Db, changes: Change[]): Promise<void> {
     org_id: c.org_id, owner_id: c.owner_id, folder_key: c.folder_id ?? 0, trashed: c.trashed, archived: c.archived, n,
   }));
   if (!rows.length) return;
-  await tx
-    .insertInto('contact_counts')
-    .values(rows)
-    .onConflict((oc) => oc.columns(['owner_id', 'folder_key', 'trashed', 'archived']).doUpdateSet((eb) => ({ n: eb('contact_counts.n', '+', eb.ref('excluded.n')) })))
-    .execute();
+  if (rows.length === 1) {
+    await countOne(tx, null, rows[0]!);
+    return;
+  }
+  await upsertCounts(tx, rows).execute();
 }
 
 /** Counts contacts as they were (`before`, removed or changed) out and as they are (`after`, added or changed) in. */

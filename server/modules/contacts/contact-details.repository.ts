@@ -1,6 +1,7 @@
 import { phoneDigits } from '../../contracts/contacts.js';
 import { parseFlexibleDate } from '../../contracts/dates.js';
 import type { Db } from '../../db/database.js';
+import { prepared } from '../../db/prepared.js';
 import type { Contact } from '../../db/schema.js';
 import { badRequest, Codes, type DebugCode } from '../../lib/errors.js';
 import { addressOf, type ContactInput } from './contact-input.js';
@@ -36,6 +37,12 @@ export async function addNote(tx: Db, contactId: number, body: string | undefine
 const primaryOf = (tx: Db, table: 'contact_phones' | 'contact_emails' | 'contact_addresses', contactId: number) =>
   tx.selectFrom(table).selectAll().where('contact_id', '=', contactId).where('is_primary', '=', 1).executeTakeFirst();
 
+/* Prepared: a new contact's first phone and e-mail, written for each of a dial session's new contacts in turn. */
+type NewPhone = { contact_id: number; phone_number: string; type: number; label: string; is_primary: number };
+const insertPhone = prepared<null, NewPhone, unknown>('insert phone', (db, _, p) => db.insertInto('contact_phones').values(p));
+type NewEmail = { contact_id: number; email_address: string; email_lc: string; is_primary: number };
+const insertEmail = prepared<null, NewEmail, unknown>('insert e-mail', (db, _, p) => db.insertInto('contact_emails').values(p));
+
 async function writePrimaryPhone(tx: Db, { contact, body, isNew }: Details): Promise<boolean> {
   if (body.phone === undefined && body.phone_type === undefined && body.phone_label === undefined) return false;
   const primary = isNew ? undefined : ((await primaryOf(tx, 'contact_phones', contact.id)) as { id: number; phone_number: string; type: number; label: string } | undefined);
@@ -47,7 +54,7 @@ async function writePrimaryPhone(tx: Db, { contact, body, isNew }: Details): Pro
   }
   const values = { phone_number: digits, type: body.phone_type ?? primary?.type ?? 1, label: body.phone_label ?? primary?.label ?? '' };
   if (!primary) {
-    await tx.insertInto('contact_phones').values({ contact_id: contact.id, ...values, is_primary: 1 }).execute();
+    await insertPhone(tx, null, { contact_id: contact.id, ...values, is_primary: 1 });
     return true;
   }
   if (values.phone_number === primary.phone_number && values.type === primary.type && values.label === primary.label) return false;
@@ -66,7 +73,7 @@ async function writePrimaryEmail(tx: Db, { contact, body, isNew }: Details): Pro
     if (primary.email_address === email) return false;
     await tx.updateTable('contact_emails').set({ email_address: email, email_lc: email.toLowerCase() }).where('id', '=', primary.id).execute();
   } else {
-    await tx.insertInto('contact_emails').values({ contact_id: contact.id, email_address: email, email_lc: email.toLowerCase(), is_primary: 1 }).execute();
+    await insertEmail(tx, null, { contact_id: contact.id, email_address: email, email_lc: email.toLowerCase(), is_primary: 1 });
   }
   return true;
 }

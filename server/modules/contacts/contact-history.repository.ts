@@ -1,6 +1,7 @@
 import { type Expression, type SelectQueryBuilder, sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { paged, type PageRequest } from '../../db/paging.js';
+import { prepared } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
 
 /** Activity types (the record's activity_id). Listed in docs/api.md. */
@@ -28,6 +29,7 @@ export async function recordChange(
   change: { contactIds: number[]; memberId: number; at: string; activity: number; text: string; audit: AuditEntry[] },
 ) {
   if (!change.contactIds.length) return;
+  if (change.contactIds.length === 1) return recordOne(db, change.contactIds[0]!, change);
   await db
     .insertInto('contact_activities')
     .values(change.contactIds.map((id) => ({
@@ -41,6 +43,29 @@ export async function recordChange(
     })),
   );
   if (rows.length) await db.insertInto('contact_audit').values(rows).execute();
+}
+
+type OneChange = { contactId: number; memberId: number; at: string; activity: number; text: string };
+type AuditColumns = { actions: AuditEntry['action'][]; dataTypes: string[]; olds: string[]; news: string[] };
+
+/* Prepared, for the change of one contact (a create, an update): most writes are that, many in a row in a dial session. */
+const insertActivity = prepared<null, OneChange, unknown>('insert activity', (db, _, p) =>
+  db.insertInto('contact_activities').values({ contact_id: p.contactId, member_id: p.memberId, activity_type: p.activity, activity: p.text, created_at: p.at }));
+
+const insertAudit = prepared<null, Omit<OneChange, 'activity' | 'text'> & AuditColumns, unknown>('insert audit', (db, _, p) =>
+  db.insertInto('contact_audit').values(p.actions.map((action, i) => ({
+    contact_id: p.contactId, member_id: p.memberId, action, data_type: p.dataTypes[i]!, old_value: p.olds[i]!,
+    new_value: p.news[i]!, created_at: p.at,
+  }))));
+
+async function recordOne(db: Db, contactId: number, change: { memberId: number; at: string; activity: number; text: string; audit: AuditEntry[] }) {
+  const { memberId, at, audit } = change;
+  await insertActivity(db, null, { contactId, memberId, at, activity: change.activity, text: change.text });
+  if (!audit.length) return;
+  await insertAudit(db, null, {
+    contactId, memberId, at, actions: audit.map((a) => a.action), dataTypes: audit.map((a) => a.dataType),
+    olds: audit.map((a) => a.old ?? ''), news: audit.map((a) => a.new ?? ''),
+  });
 }
 
 const activityText = (text: string | [string, string], old: Expression<string>) =>

@@ -1,5 +1,6 @@
 import { type ExpressionBuilder, type Expression, type SqlBool, sql } from 'kysely';
 import type { Db } from '../../db/database.js';
+import { prepared } from '../../db/prepared.js';
 import type { Contact, ContactUpdate, Database, NewContact } from '../../db/schema.js';
 import { nextVersion } from '../../db/versions.js';
 import { adjustCounts, type CountedGroup, moveCounts, shiftCounts } from './contact-counts.repository.js';
@@ -31,8 +32,14 @@ export function detailKindsOf(body: ContactInput): number {
 }
 
 /** Inserts a contact at version 0 and counts it. Its search terms follow once its details are written (`indexNewContact`). */
+/* Prepared, one template per set of columns given: a dial session of 500 new contacts inserts 500 rows one by one. */
+const insertContactRow = prepared<null, Record<string, unknown>, Contact>('insert contact', (db, _, p) =>
+  db.insertInto('contacts').values(p as unknown as NewContact).returningAll());
+
 export async function insertContact(tx: Db, values: NewContact): Promise<Contact> {
-  const contact = await tx.insertInto('contacts').values(values).returningAll().executeTakeFirstOrThrow();
+  const given = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined));
+  const [contact] = await insertContactRow(tx, null, given);
+  if (!contact) throw new Error('The contact row was not inserted.');
   await adjustCounts(tx, [], [contact]);
   return contact;
 }

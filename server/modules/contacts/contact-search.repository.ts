@@ -1,5 +1,6 @@
 import { type Expression, type ExpressionBuilder, sql } from 'kysely';
 import type { Db } from '../../db/database.js';
+import { prepared } from '../../db/prepared.js';
 import type { Contact, Database } from '../../db/schema.js';
 
 /*
@@ -51,15 +52,19 @@ export function termsOf(contact: SearchSource, emails: string[], phones: string[
 }
 
 /** Indexes a contact that has no entries yet (a new one). */
+/* Prepared: every contact created or changed writes both, and building them cost more than SQLite took to run them. */
+const insertTerms = prepared<null, { orgId: number; contactId: number; terms: string[] }, unknown>('insert search terms', (db, _, p) =>
+  db.insertInto('contact_search_terms').values(p.terms.map((term) => ({ org_id: p.orgId, term, contact_id: p.contactId }))).onConflict((oc) => oc.doNothing()));
+
+type SearchRow = { rowid: number; names: string; emails: string; phones: string };
+const insertSearchRow = prepared<null, SearchRow, unknown>('insert search row', (db, _, p) => db.insertInto('contact_search').values(p));
+
 export async function insertSearchTerms(db: Db, contact: SearchSource, emails: string[], phones: string[]) {
   const terms = termsOf(contact, emails, phones);
-  if (terms.length) {
-    await db.insertInto('contact_search_terms').values(terms.map((term) => ({ org_id: contact.org_id, term, contact_id: contact.id })))
-      .onConflict((oc) => oc.doNothing()).execute();
-  }
-  await db.insertInto('contact_search').values({
+  if (terms.length) await insertTerms(db, null, { orgId: contact.org_id, contactId: contact.id, terms });
+  await insertSearchRow(db, null, {
     rowid: contact.id, names: `${contact.first_name} ${contact.last_name}`.trim(), emails: emails.map((e) => e.toLowerCase()).join(' '), phones: phones.join(' '),
-  }).execute();
+  });
 }
 
 /** Indexes a contact again from what its row, e-mails and phones hold now. */
