@@ -237,12 +237,22 @@ test('preview mode from the grid: skip, call, hang up, disposition, end', async 
   await expect(page.getByText('Marked do not call', { exact: true }).first()).toBeVisible();
   const edited = (await (await page.request.get(`/rest/1/contacts/${lou.id}`)).json()).contacts.contacts[0];
   expect(edited).toMatchObject({ first_name: 'Louisa', do_not_call: '1' });
+  // A change made elsewhere meanwhile is not overwritten: the save is refused, the contact read again, and saved after.
+  expect((await page.request.put(`/rest/1/contacts/${lou.id}`, { headers: WRITE, data: { rating: 3 } })).status()).toBe(200);
+  await editor.getByRole('textbox', { name: 'First name' }).fill('Lou');
+  await editor.getByRole('button', { name: 'Save changes' }).click();
+  await expect(editor.getByRole('alert')).toContainText('changed elsewhere meanwhile');
+  await expect(page.getByRole('heading', { name: `Louisa ${last}` })).toBeVisible();
+  await editor.getByRole('button', { name: 'Save changes' }).click();
+  await expect(page.getByRole('heading', { name: `Lou ${last}` })).toBeVisible();
+  const rated = (await (await page.request.get(`/rest/1/contacts/${lou.id}`)).json()).contacts.contacts[0];
+  expect(rated).toMatchObject({ first_name: 'Lou', rating: '3' });
 
   await page.getByRole('button', { name: 'End session' }).click();
   await page.getByRole('alertdialog', { name: 'End this dial session?' }).getByRole('button', { name: 'End session' }).click();
   await expect(status).toContainText('Session complete');
   await expect(page.getByRole('heading', { name: 'Session complete' })).toBeVisible();
-  await expect(queueEntry(page, `Louisa ${last}`)).toContainText('Not dialed');
+  await expect(queueEntry(page, `Lou ${last}`)).toContainText('Not dialed');
 
   // Reloading shows the same session as it ended: the snapshot is the truth.
   await page.reload();

@@ -54,7 +54,8 @@ export type DialEvent =
 export const DIAL_EVENT_TYPES = ['state', 'contact', 'call', 'skipped', 'result', 'note', 'ended'] as const;
 
 /** The contacts grid's filter, as contact_filter takes it (extension). */
-export type DialContactFilter = { category_id?: string; tag_id?: string; search?: string };
+/** The grid's filter as a session's `contact_filter` (extension): the contacts the grid shows, in its default order. */
+export type DialContactFilter = { category_id?: string; tag_id?: string; search?: string; owner_id?: string };
 
 /** Which contacts a session dials: the rows picked in the grid, or the grid's current filter. */
 export type DialTarget = { kind: 'selected'; ids: string[] } | { kind: 'filter'; filter: DialContactFilter };

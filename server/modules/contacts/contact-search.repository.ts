@@ -68,12 +68,17 @@ export async function insertSearchTerms(db: Db, contact: SearchSource, emails: s
 }
 
 /** Indexes a contact again from what its row, e-mails and phones hold now. */
+const emailsToIndex = prepared<null, { id: number }, { email_lc: string }>('e-mails to index', (db, _, p) =>
+  db.selectFrom('contact_emails').select('email_lc').where('contact_id', '=', p.id));
+const phonesToIndex = prepared<null, { id: number }, { phone_number: string }>('phones to index', (db, _, p) =>
+  db.selectFrom('contact_phones').select('phone_number').where('contact_id', '=', p.id));
+const unindexTerms = prepared<null, { id: number }, unknown>('unindex terms', (db, _, p) => db.deleteFrom('contact_search_terms').where('contact_id', '=', p.id));
+const unindexRow = prepared<null, { id: number }, unknown>('unindex row', (db, _, p) => db.deleteFrom('contact_search').where('rowid', '=', p.id));
+
 export async function reindexSearch(db: Db, contact: SearchSource) {
-  const [emails, phones] = await Promise.all([
-    db.selectFrom('contact_emails').select('email_lc').where('contact_id', '=', contact.id).execute(),
-    db.selectFrom('contact_phones').select('phone_number').where('contact_id', '=', contact.id).execute(),
-  ]);
-  await unindex(db, [contact.id]);
+  const [emails, phones] = await Promise.all([emailsToIndex(db, null, { id: contact.id }), phonesToIndex(db, null, { id: contact.id })]);
+  await unindexTerms(db, null, { id: contact.id });
+  await unindexRow(db, null, { id: contact.id });
   await insertSearchTerms(db, contact, emails.map((e) => e.email_lc), phones.map((p) => p.phone_number));
 }
 

@@ -3,7 +3,6 @@ import { useSignOut } from '../../api/auth';
 import { Button } from '../../components/ui/button';
 import { ErrorState } from '../../components/ui/error-state';
 import { Spinner } from '../../components/ui/spinner';
-import { useStatus } from '../../components/ui/status-message';
 import { useSession } from '../../features/auth/use-session';
 import { errorMessage } from '../../lib/api-client';
 import type { MemberRecord } from '../../../server/contracts/members';
@@ -34,7 +33,6 @@ export function AppShell() {
   const { member, isPending, error, refetch } = useSession();
   const location = useLocation();
   const signOut = useSignOut();
-  const { announce } = useStatus();
 
   if (isPending) {
     return (
@@ -59,11 +57,8 @@ export function AppShell() {
 
   const displayName = member.display_name || [member.first_name, member.last_name].filter(Boolean).join(' ') || member.username;
 
-  const handleSignOut = () => {
-    signOut.mutate(undefined, {
-      onError: () => announce('Signed out on this device. The server could not be reached to end the session.', 'info'),
-    });
-  };
+  /* A failed sign-out is reported (and retried) by SignOutFailure: the session still lives on the server. */
+  const handleSignOut = () => signOut.mutate();
 
   return (
     <div className="flex min-h-dvh flex-col">

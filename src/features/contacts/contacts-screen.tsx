@@ -101,7 +101,7 @@ export function ContactsScreen() {
 
   /* "Dial all" (and dialing an all-matching selection) dials what the grid's filters match. */
   const dialAll = () => {
-    const dialFilter: DialContactFilter & { owner_id?: string } = filter;
+    const dialFilter: DialContactFilter = filter;
     const summary = `${formatCount(total, 'contact', 'contacts')} ${activeFolder ? `in ${activeFolder.name}` : ''} ${filterSummary}`;
     setDialLaunch({ target: { kind: 'filter', filter: dialFilter }, summary: summary.replace(/\s+/g, ' ').trim() });
   };

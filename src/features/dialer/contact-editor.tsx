@@ -1,8 +1,8 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import type { ContactRecord } from '../../../server/contracts/contact-records';
 import { phoneDigits } from '../../../server/contracts/contacts';
-import { useUpdateContact } from '../../api/contacts';
+import { isStaleVersion, useUpdateContact, versionedContactQueryOptions } from '../../api/contacts';
 import { dialSessionKeys } from '../../api/dial-sessions';
 import { Button } from '../../components/ui/button';
 import { TextField } from '../../components/ui/field';
@@ -24,11 +24,13 @@ const same = (field: Field, a: string, b: string) => (field === 'phone' ? phoneD
 
 /**
  * Quick edits of the contact on screen through the contacts API (each change audited there): names, primary phone,
- * and the do-not-call flag, which is saved as soon as it is switched.
+ * and the do-not-call flag, which is saved as soon as it is switched. Saved with If-Match on the version read when the
+ * contact came up: a change made elsewhere meanwhile is refused (409) and read again, never overwritten.
  */
 export function ContactEditor({ contact, onSaved }: { contact: ContactRecord; onSaved: (message: string) => void }) {
   const queryClient = useQueryClient();
   const update = useUpdateContact();
+  const versioned = useQuery(versionedContactQueryOptions(contact.contact_user_id));
   const [draft, setDraft] = useState<Partial<Values>>({});
   /* The switch shows the new value at once; the record catches up when the snapshot is read again. */
   const [doNotCall, setDoNotCall] = useState<boolean | null>(null);
@@ -40,9 +42,15 @@ export function ContactEditor({ contact, onSaved }: { contact: ContactRecord; on
 
   const save = (body: Record<string, unknown>, message: string, after?: () => void) => {
     update.mutate(
-      { id: contact.contact_user_id, body },
+      { id: contact.contact_user_id, body, etag: versioned.data?.etag ?? null },
       {
-        onError: () => setDoNotCall(null),
+        onError: (error) => {
+          setDoNotCall(null);
+          if (isStaleVersion(error)) {
+            void versioned.refetch();
+            void queryClient.invalidateQueries({ queryKey: dialSessionKeys.lives() });
+          }
+        },
         onSuccess: async () => {
           after?.();
           onSaved(message);
@@ -59,7 +67,13 @@ export function ContactEditor({ contact, onSaved }: { contact: ContactRecord; on
     save(body, 'Contact details saved', () => setDraft({}));
   };
 
-  const generalError = update.isError && !(update.error instanceof ApiError && update.error.fieldErrors.length) ? errorMessage(update.error) : null;
+  const generalError = !update.isError
+    ? null
+    : isStaleVersion(update.error)
+      ? 'Nothing was saved: this contact was changed elsewhere meanwhile, and has been read again. Check your changes and save again.'
+      : update.error instanceof ApiError && update.error.fieldErrors.length
+        ? null
+        : errorMessage(update.error);
 
   return (
     <form onSubmit={onSubmit} aria-label="Edit contact" className="space-y-3 border-t border-zinc-100 pt-4" noValidate>
