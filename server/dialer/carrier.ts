@@ -7,8 +7,6 @@
  * for a call that is unknown or finished does nothing. Another server process may have placed the call, and the
  * engine ignores stale events, so a carrier never throws from these methods.
  */
-import { createSimulatedCarrier } from './simulated-carrier.js';
-
 export type CarrierEvent =
   | { kind: 'ringing' }
   | { kind: 'answered'; by: 'person' | 'machine' }
@@ -51,10 +49,3 @@ export type CarrierOptions = {
   timeScale: number;
   onEvent: CarrierListener;
 };
-
-export function createCarrier(name: CarrierName, options: CarrierOptions): Carrier {
-  switch (name) {
-    case 'simulated':
-      return createSimulatedCarrier(options);
-  }
-}

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type Carrier, type CarrierEvent, createCarrier, isTerminal } from './carrier.js';
+import { type Carrier, type CarrierEvent, isTerminal } from './carrier.js';
+import { createCarrier } from './carriers.js';
 
 /*
  * The clock is faked, so every event's arrival time is exact: a log entry is [seconds since the call was placed,

@@ -3,9 +3,7 @@ import type { PageMeta } from '../../server/contracts/common';
 import type { ContactRecord, CreatedContactRecord } from '../../server/contracts/contact-records';
 import type { ContactSortColumn } from '../../server/contracts/contacts';
 import { ApiError, apiFetch, apiRequest } from '../lib/api-client';
-import { folderKeys } from './folders';
-import { memberKeys } from './members';
-import { tagKeys } from './tags';
+import { contactKeys, folderKeys, memberKeys, tagKeys } from './query-keys';
 
 export type ContactListParams = {
   page: number;
@@ -41,15 +39,7 @@ export type ContactWriteBody = Record<string, unknown>;
 /** A contact with the version it was read at (its ETag), to update it only if nobody changed it since. */
 export type VersionedContact = { record: ContactRecord; etag: string | null };
 
-export const contactKeys = {
-  all: ['contacts'] as const,
-  lists: () => [...contactKeys.all, 'list'] as const,
-  list: (params: ContactListParams) => [...contactKeys.lists(), params] as const,
-  details: () => [...contactKeys.all, 'detail'] as const,
-  detail: (id: string) => [...contactKeys.details(), id] as const,
-  versioned: (id: string) => [...contactKeys.detail(id), 'versioned'] as const,
-  matches: (email: string, phone: string) => [...contactKeys.all, 'matches', { email, phone }] as const,
-};
+export { contactKeys };
 
 const contactPath = (id: string) => `/rest/1/contacts/${encodeURIComponent(id)}`;
 
@@ -119,7 +109,7 @@ export const contactMatchesQueryOptions = (email: string, phone: string) =>
 
 /**
  * Reads again what a change to contacts can alter: the contacts themselves, and the counts of contacts that folders,
- * tags and members show. (Key factories are only used when this runs, so the modules may import each other.)
+ * tags and members show. (The keys live in query-keys.ts, so this module needs none of the others.)
  */
 export function refreshContactsAndCounts(queryClient: QueryClient) {
   return Promise.all([contactKeys.all, folderKeys.all, tagKeys.all, memberKeys.all].map((queryKey) => queryClient.invalidateQueries({ queryKey })));

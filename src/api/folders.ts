@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest, itemsByPosition } from '../lib/api-client';
-import { contactKeys } from './contacts';
+import { contactKeys, folderKeys } from './query-keys';
 
 type FolderWire = {
   id?: number | string;
@@ -25,10 +25,7 @@ export type Folder = {
 
 export type FolderTree = { folders: Folder[]; /** Active contacts in no folder. */ unfiledCount: number };
 
-export const folderKeys = {
-  all: ['folders'] as const,
-  tree: () => [...folderKeys.all, 'tree'] as const,
-};
+export { folderKeys };
 
 function toFolder(wire: FolderWire, parentId: string | null): Folder {
   const id = String(wire.folder_id ?? wire.id);

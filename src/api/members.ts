@@ -2,16 +2,13 @@ import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query
 import type { ListOf } from '../../server/contracts/common';
 import type { CreateMemberBody, MemberRecord } from '../../server/contracts/members';
 import { apiRequest } from '../lib/api-client';
-import { contactKeys } from './contacts';
+import { contactKeys, memberKeys } from './query-keys';
 
 type MembersResponse = { members: ListOf<'members', MemberRecord> };
 
 export type TeamMember = MemberRecord & { contact_count: number };
 
-export const memberKeys = {
-  all: ['members'] as const,
-  team: () => [...memberKeys.all, 'team'] as const,
-};
+export { memberKeys };
 
 /** The caller and everyone beneath it (entire_team=1), each with its number of active contacts. */
 export const teamQueryOptions = () =>

@@ -3,16 +3,12 @@ import type { ContactTagRecord } from '../../server/contracts/contact-records';
 import type { ListOf } from '../../server/contracts/common';
 import type { TagRecord, WrittenTagRecord } from '../../server/contracts/tags';
 import { apiRequest } from '../lib/api-client';
-import { contactKeys } from './contacts';
+import { contactKeys, tagKeys } from './query-keys';
 
 type TagsResponse<T> = { http_status: number; status: 'success'; tags: ListOf<'tags', T> };
 type WrittenResponse = { tag: WrittenTagRecord };
 
-export const tagKeys = {
-  all: ['tags'] as const,
-  list: () => [...tagKeys.all, 'list'] as const,
-  counted: () => [...tagKeys.all, 'counted'] as const,
-};
+export { tagKeys };
 
 const PAGE_SIZE = 100;
 /** Past this many tags a select is no way to pick one; the filter then offers the first ones alphabetically. */
