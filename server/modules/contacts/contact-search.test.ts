@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Member } from '../../db/schema.js';
 import { type Caller, serverWithTeam, type Team, type TestServer } from '../../test/harness.js';
 import { now } from '../../lib/time.js';
-import { SEARCH_COUNT_LIMIT } from './contact-list.repository.js';
+import { FEW_MATCHES, SEARCH_COUNT_LIMIT } from './contact-list.repository.js';
 import { indexNewContact, insertContact } from './contact-rows.repository.js';
 import { searchMatch } from './contact-search.repository.js';
 
@@ -77,6 +77,27 @@ describe('search', () => {
     expect(await pageOf('page=1&sort_by=last_name&sort_order=DESC')).toMatchObject({ total_results: 2, ids: [ids.ethan] });
     expect(await pageOf('page=3')).toMatchObject({ total_results: 2, ids: [] });
   });
+
+  it(`answers the same whether a search matches few contacts (up to ${FEW_MATCHES}, read in index order) or many`, async () => {
+    const fill = (word: string, others: number) => server.ctx.store.write(async (tx) => {
+      const at = now();
+      for (let i = 0; i < others + 3; i++) {
+        const owner = i < others ? team.teammate : team.rep;
+        const contact = await insertContact(tx, { org_id: owner.org_id, owner_id: owner.id, first_name: word, last_name: `M${i}`, created_at: at, updated_at: at });
+        await indexNewContact(tx, contact, [], []);
+      }
+    });
+    await fill('Fewish', FEW_MATCHES - 10);
+    await fill('Manyish', FEW_MATCHES + 10);
+    for (const [word, others] of [['fewish', FEW_MATCHES - 10], ['manyish', FEW_MATCHES + 10]] as const) {
+      const mine = (await rep.get(`/rest/1/contacts?search=${word}&page_size=2`)).body.contacts;
+      expect(mine).toMatchObject({ total_results: 3, total_pages: 2 });
+      expect(mine.contacts.map((c: { last_name: string }) => c.last_name)).toEqual([`M${others + 2}`, `M${others + 1}`]);
+      const byName = (await rep.get(`/rest/1/contacts?search=${word}&page_size=2&page=2&sort_by=last_name&sort_order=ASC`)).body.contacts;
+      expect(byName.contacts.map((c: { last_name: string }) => c.last_name)).toEqual([`M${others + 2}`]);
+      expect((await api(team.teammate).get(`/rest/1/contacts?search=${word}&page_size=1`)).body.contacts.total_results).toBe(others);
+    }
+  }, 60_000);
 
   it(`counts a search's matches up to ${SEARCH_COUNT_LIMIT.toLocaleString('en-US')}, and pages on past them`, async () => {
     const many = SEARCH_COUNT_LIMIT + 5;
