@@ -40,6 +40,9 @@ describe('search', () => {
     ['a whole number with its country code', '12149997486', ['ethan']],
     ['a formatted number', '(214) 999-7486', ['ethan']],
     ['a run of an additional phone', '555123', ['olivia']],
+    ['seven digits from the middle of an additional phone', '465-5512', ['olivia']],
+    ['a long run whose first seven digits match but the rest does not', '21499974861', []],
+    ['eight digits that run across two numbers', '01426465', []],
     ['three digits', '199', ['mary']],
     ['a two-letter prefix', 'ma', ['mary']],
     ['a name and a number together', 'kim 4155', ['mary']],
@@ -56,6 +59,8 @@ describe('search', () => {
   it('follows changes: a changed number, a new e-mail, a trashed and a deleted contact', async () => {
     await rep.put(`/rest/1/contacts/${ids.mary}`, { phone: '4155550123', email: 'mary.kim@hooli.example' });
     expect(await found('0199')).toEqual([]);
+    expect(await found('555-0199')).toEqual([]);
+    expect(await found('555-0123')).toEqual(idsOf('mary'));
     expect(await found('hooli')).toEqual(idsOf('mary'));
     await rep.post(`/rest/1/contacts/${ids.mary}/emails`, { email_address: 'second@piedpiper.example', is_primary: false });
     expect(await found('piedpiper')).toEqual(idsOf('mary'));
@@ -64,6 +69,7 @@ describe('search', () => {
     await rep.delete(`/rest/1/contacts/${ids.mary}?permanent=1`);
     const left = await server.ctx.store.db.selectFrom('contact_search').select('rowid').where('rowid', '=', Number(ids.mary)).execute();
     expect(left).toEqual([]);
+    expect(await server.ctx.store.db.selectFrom('contact_phone_grams').select('gram').where('contact_id', '=', Number(ids.mary)).execute()).toEqual([]);
   });
 
   it('counts what it finds, and pages through it newest first, or in the order asked', async () => {
