@@ -5,6 +5,7 @@ import type { Contact, ContactUpdate } from '../../db/schema.js';
 import { now } from '../../lib/time.js';
 import { type AuditEntry, recordChange } from '../contacts/contact-history.repository.js';
 import { updateContactRow } from '../contacts/contact-rows.repository.js';
+import type { SearchAddition } from '../contacts/contact-search.repository.js';
 import { visibleContact } from '../contacts/contacts.service.js';
 
 /** What a change to a contact's own detail rows did, and what it answers. */
@@ -20,6 +21,8 @@ export type DetailChange<T> = {
   detailKinds?: number;
   /** E-mail addresses or phone numbers changed: the search terms follow. */
   searchChanged?: boolean;
+  /** Only one was added (nothing else changed): the search terms gain it. */
+  searchAdded?: SearchAddition;
 };
 
 /**
@@ -36,7 +39,7 @@ export function changeContactDetails<T>(
     const change = await work(tx, contact, at);
     if (change.audit.length) {
       await updateContactRow(tx, contact, {
-        changes: change.columns ?? {}, at, detailKinds: change.detailKinds, searchChanged: change.searchChanged,
+        changes: change.columns ?? {}, at, detailKinds: change.detailKinds, searchChanged: change.searchChanged, searchAdded: change.searchAdded,
       });
       await recordChange(tx, {
         contactIds: [contact.id], memberId: auth.member.id, at, activity: change.activity, text: change.text, audit: change.audit,

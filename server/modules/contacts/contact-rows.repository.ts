@@ -6,7 +6,7 @@ import { nextVersion } from '../../db/versions.js';
 import { adjustCounts, type CountedGroup, moveCounts, shiftCounts } from './contact-counts.repository.js';
 import { ActivityType, recordSetChange } from './contact-history.repository.js';
 import { type ContactInput, addressOf } from './contact-input.js';
-import { insertSearchTerms, reindexSearch, unindex } from './contact-search.repository.js';
+import { indexAddition, insertSearchTerms, reindexSearch, type SearchAddition, unindex } from './contact-search.repository.js';
 
 /*
  * The one way to write contact rows. Whatever inserts, changes, moves or removes contacts goes through here, so
@@ -54,6 +54,8 @@ export type RowUpdate = {
   detailKinds?: number;
   /** Its names, e-mails or phones changed in their own tables: search terms follow. */
   searchChanged?: boolean;
+  /** Instead, only an entry was added to its phones or e-mails: the search terms gain it (unless a searched column changed). */
+  searchAdded?: SearchAddition;
 };
 
 const SEARCHED_COLUMNS = ['first_name', 'last_name', 'email', 'phone'] as const;
@@ -69,7 +71,9 @@ export async function updateContactRow(tx: Db, before: Contact, update: RowUpdat
     .set((eb) => ({ ...changes, ...(detailKinds && { detail_kinds: eb('detail_kinds', '|', detailKinds) }), version: nextVersion(eb), updated_at: at }))
     .where('id', '=', before.id).returningAll().executeTakeFirstOrThrow();
   if (COUNTED_COLUMNS.some((c) => before[c] !== updated[c])) await adjustCounts(tx, [before], [updated]);
-  if (update.searchChanged || SEARCHED_COLUMNS.some((c) => before[c] !== updated[c])) await reindexSearch(tx, updated);
+  const columnsChanged = SEARCHED_COLUMNS.some((c) => before[c] !== updated[c]);
+  if (update.searchAdded && !columnsChanged) await indexAddition(tx, updated, update.searchAdded);
+  else if (update.searchChanged || update.searchAdded || columnsChanged) await reindexSearch(tx, updated);
   return updated;
 }
 

@@ -109,6 +109,29 @@ export async function reindexSearch(db: Db, contact: SearchSource) {
   await insertSearchTerms(db, contact, emails.map((e) => e.email_lc), phones.map((p) => p.phone_number));
 }
 
+/** A contact's phones or e-mails gained one entry and nothing else searched changed: what it holds now, and what came. */
+export type SearchAddition = { kind: 'phones' | 'emails'; all: string[]; added: string[] };
+
+/**
+ * Indexes a contact again after an entry was added (a phone or an e-mail address): its full-text row is written
+ * again from what it holds, but its terms and phone grams only gain the new entry's, as nothing of theirs went away.
+ */
+export async function indexAddition(db: Db, contact: SearchSource, addition: SearchAddition) {
+  const others = addition.kind === 'phones'
+    ? (await emailsToIndex(db, null, { id: contact.id })).map((e) => e.email_lc)
+    : (await phonesToIndex(db, null, { id: contact.id })).map((p) => p.phone_number);
+  const [emails, phones] = addition.kind === 'phones' ? [others, addition.all] : [addition.all.map((e) => e.toLowerCase()), others];
+  await unindexRow(db, null, { id: contact.id });
+  await insertSearchRow(db, null, {
+    rowid: contact.id, names: `${contact.first_name} ${contact.last_name}`.trim(), emails: emails.join(' '), phones: phones.join(' '),
+  });
+  const [addedEmails, addedPhones] = addition.kind === 'phones' ? [[], addition.added] : [addition.added, []];
+  const terms = termsOf(contact, addedEmails, addedPhones);
+  if (terms.length) await insertTerms(db, null, { orgId: contact.org_id, contactId: contact.id, terms });
+  const grams = phoneGrams(addedPhones);
+  if (grams.length) await insertGrams(db, null, { orgId: contact.org_id, contactId: contact.id, grams });
+}
+
 /** Takes contacts out of both indexes (the FTS table has no foreign key to cascade from). */
 export async function unindex(db: Db, contactIds: number[]) {
   if (!contactIds.length) return;

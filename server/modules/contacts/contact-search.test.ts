@@ -4,7 +4,7 @@ import { type Caller, serverWithTeam, type Team, type TestServer } from '../../t
 import { now } from '../../lib/time.js';
 import { FEW_MATCHES, SEARCH_COUNT_LIMIT } from './contact-list.repository.js';
 import { indexNewContact, insertContact } from './contact-rows.repository.js';
-import { searchMatch } from './contact-search.repository.js';
+import { reindexSearch, searchMatch } from './contact-search.repository.js';
 
 /* The contacts list's `search` (extension): any part of a name, an e-mail address or a run of a phone's digits. */
 let server: TestServer;
@@ -54,6 +54,25 @@ describe('search', () => {
   it("never finds another member's contacts, and a manager finds the team's", async () => {
     expect(await found('acme-widgets')).toEqual(idsOf('ethan'));
     expect((await found('acme-widgets', api(team.manager))).length).toBe(2);
+  });
+
+  it('indexes an added phone or e-mail as a full reindex would, without writing the rest again', async () => {
+    const id = Number(ids.olivia);
+    await rep.post(`/rest/1/contacts/${id}/phones`, { phone_number: '7185550777', type: 2 });
+    await rep.post(`/rest/1/contacts/${id}/emails`, { email_address: 'Olivia.Second@Umbrella.example' });
+    expect(await found('555-0777')).toEqual(idsOf('olivia'));
+    expect(await found('umbrella')).toEqual(idsOf('olivia'));
+    const { db } = server.ctx.store;
+    const indexed = async () => ({
+      terms: (await db.selectFrom('contact_search_terms').select('term').where('contact_id', '=', id).orderBy('term').execute()).map((r) => r.term),
+      grams: (await db.selectFrom('contact_phone_grams').select('gram').where('contact_id', '=', id).orderBy('gram').execute()).map((r) => r.gram),
+    });
+    const added = await indexed();
+    expect(added.terms).toEqual(expect.arrayContaining(['7185550777', 'olivia.second@umbrella.example', '3125550142']));
+    expect(added.grams).toEqual(expect.arrayContaining(['7185550', '5550777', '3125550']));
+    const contact = await db.selectFrom('contacts').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    await server.ctx.store.write((tx) => reindexSearch(tx, contact));
+    expect(await indexed()).toEqual(added);
   });
 
   it('follows changes: a changed number, a new e-mail, a trashed and a deleted contact', async () => {
