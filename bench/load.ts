@@ -10,7 +10,7 @@ import type { Member, NewContact } from '../server/db/schema.js';
 import { toTimestamp } from '../server/lib/time.js';
 import { recountOrganisation } from '../server/modules/contacts/contact-counts.repository.js';
 import { DETAIL_KINDS } from '../server/modules/contacts/contact-rows.repository.js';
-import { phoneGrams, termsOf } from '../server/modules/contacts/contact-search.repository.js';
+import { termsOf } from '../server/modules/contacts/contact-search.repository.js';
 import { createVendor } from '../server/modules/members/members.service.js';
 
 export type Team = { vendor: Member; members: Member[]; folderIds: number[] };
@@ -145,8 +145,6 @@ async function insertBatch(tx: Db, contacts: NewContact[]) {
   const phones = contacts.map((c, i) => ({ contact_id: c.id!, phone_number: c.phone!, type: [3, 1, 2][i % 3]!, is_primary: 1 }));
   await insertChunked((rows) => tx.insertInto('contact_phones').values(rows).execute(), phones, ROWS_PER_STATEMENT * 2);
   await insertChunked((rows) => tx.insertInto('contact_search_terms').values(rows).execute(), contacts.flatMap(searchTerms), ROWS_PER_STATEMENT * 4);
-  const grams = contacts.flatMap((c) => phoneGrams([c.phone!]).map((gram) => ({ org_id: c.org_id, gram, contact_id: c.id! })));
-  await insertChunked((rows) => tx.insertInto('contact_phone_grams').values(rows).execute(), grams, ROWS_PER_STATEMENT * 4);
   // The trigram index, as insertSearchTerms writes it: names, e-mail addresses lower-cased, phone digits.
   const indexed = contacts.map((c) => ({
     rowid: c.id!, names: `${c.first_name} ${c.last_name}`.trim(), emails: c.email!.toLowerCase(), phones: c.phone!,

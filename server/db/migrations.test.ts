@@ -100,19 +100,3 @@ it('indexes for search the contacts a store already holds', async () => {
     await store.close();
   }
 });
-
-it('keys every seven-digit run of the phone numbers a store already holds', async () => {
-  const { file, old, orgId, memberIds } = await storeAt('grams.db', '0010-housekeeping', ['g']);
-  const { id } = await old.insertInto('contacts').values({ org_id: orgId, owner_id: memberIds[0], first_name: 'Gram', last_name: 'Holder', created_at: AT, updated_at: AT })
-    .returning('id').executeTakeFirstOrThrow();
-  await old.insertInto('contact_phones').values([{ contact_id: id, phone_number: '2149997486', is_primary: 1 }, { contact_id: id, phone_number: '44207946000', is_primary: 0 }]).execute();
-  await old.destroy();
-  const store = await openStore(`sqlite:${file}`);
-  try {
-    const grams = await store.db.selectFrom('contact_phone_grams').select(['gram', 'org_id']).where('contact_id', '=', id).orderBy('gram').execute();
-    expect(grams.map((g) => g.gram)).toEqual(['0794600', '1499974', '2079460', '2149997', '4207946', '4420794', '4999748', '7946000', '9997486']);
-    expect(new Set(grams.map((g) => g.org_id))).toEqual(new Set([orgId]));
-  } finally {
-    await store.close();
-  }
-});

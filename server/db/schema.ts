@@ -177,8 +177,6 @@ export type ContactNotesTable = {
 };
 
 export type ContactSearchTermsTable = { org_id: number; term: string; contact_id: number };
-/** Each run of seven digits of each phone number of a contact (0011-phone-grams). */
-export type ContactPhoneGramsTable = { org_id: number; gram: string; contact_id: number };
 /** The FTS5 trigram index of contacts' names, e-mail addresses and phone digits (rowid = contact id; contentless). */
 export type ContactSearchTable = { rowid: number; names: string; emails: string; phones: string };
 
@@ -388,7 +386,6 @@ export type Database = {
   contact_crm_links: ContactCrmLinksTable;
   contact_notes: ContactNotesTable;
   contact_search_terms: ContactSearchTermsTable;
-  contact_phone_grams: ContactPhoneGramsTable;
   contact_search: ContactSearchTable;
   tags: TagsTable;
   contact_tags: ContactTagsTable;

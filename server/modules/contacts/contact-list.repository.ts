@@ -7,7 +7,7 @@ import { type Placeholders, prepared } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
 import { now } from '../../lib/time.js';
 import type { PageRow } from './contact-records.repository.js';
-import { matchingIds, PHONE_GRAM, phoneRun, prefixEnd, searchMatch, searchTerms } from './contact-search.repository.js';
+import { matchingIds, prefixEnd, searchMatch, searchTerms } from './contact-search.repository.js';
 import { type ContactQuery, inScope, type ScopeParams, scopeParams } from './contacts.repository.js';
 
 type Eb = ExpressionBuilder<Database, 'contacts'>;
@@ -30,8 +30,6 @@ type ListShape = { trashed: boolean; trashedOnly: boolean; archived: boolean; ne
 type ListParams = ScopeParams & {
   folderId?: number; updatedFrom?: string; updatedTo?: string; createdFrom?: string; createdTo?: string; email?: string; tagId?: number;
   searchMatch?: string; termStarts?: string[]; termEnds?: string[];
-  /** A search of PHONE_GRAM digits or more: its last PHONE_GRAM digits, and the whole run as a LIKE pattern. */
-  phoneGram?: string; phoneLike?: string;
   /** The ids a search matched, as a JSON array, when they are few (`fewMatches`): they stand in for `searchMatch`. */
   matchIds?: string;
   /** Only contacts with a lower id: a cursor through a whole list (bulk jobs). */
@@ -50,12 +48,7 @@ function listPlan(scope: Scope, q: ListContactsQuery): { shape: ListShape; param
   if (q.created_to) params.createdTo = q.created_to;
   if (q.email_address) params.email = q.email_address.toLowerCase();
   if (q.tag_id) params.tagId = q.tag_id;
-  const run = q.search ? phoneRun(q.search) : undefined;
-  if (run) {
-    // Its last seven digits: a number's line is more telling than its area code and exchange, which thousands share.
-    params.phoneGram = run.slice(-PHONE_GRAM);
-    if (run.length > PHONE_GRAM) params.phoneLike = `%${run}%`;
-  } else if (q.search) {
+  if (q.search) {
     const match = searchMatch(q.search);
     if (match) params.searchMatch = match;
     else {
@@ -81,15 +74,7 @@ function applyFilters(query: ContactQuery, s: ListShape, p: Placeholders<ListPar
   } else if (p.updatedTo) x = x.where('contacts.updated_at', '<=', p.updatedTo);
   if (p.createdFrom) x = x.where('contacts.created_at', '>=', p.createdFrom);
   if (p.createdTo) x = x.where('contacts.created_at', '<=', p.createdTo);
-  const { email, tagId, searchMatch: match, termStarts, termEnds, matchIds, phoneGram, phoneLike } = p;
-  if (phoneGram) {
-    x = x.where('contacts.id', 'in', (eb: Eb) =>
-      eb.selectFrom('contact_phone_grams').select('contact_id').where('org_id', '=', p.orgId).where('gram', '=', phoneGram));
-  }
-  if (phoneLike) {
-    x = x.where((eb: Eb) => eb.exists(eb.selectFrom('contact_phones').select('contact_phones.id')
-      .whereRef('contact_phones.contact_id', '=', 'contacts.id').where('contact_phones.phone_number', 'like', phoneLike)));
-  }
+  const { email, tagId, searchMatch: match, termStarts, termEnds, matchIds } = p;
   if (match && !matched) x = x.where('contacts.id', 'in', (eb: Eb) => matchingIds(eb, match));
   // SQLite's json_each reads the list as one parameter, so the statement has one shape however many ids there are
   // (PostgreSQL: = ANY of an array parameter).

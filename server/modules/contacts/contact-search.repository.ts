@@ -41,26 +41,6 @@ export function searchMatch(query: string): string | undefined {
   return parts.length && parts.every(Boolean) ? parts.join(' AND ') : undefined;
 }
 
-/** A phone number's runs of this many digits are kept as keys (contact_phone_grams). */
-export const PHONE_GRAM = 7;
-
-/** Every run of PHONE_GRAM digits of the numbers, once each. */
-export function phoneGrams(phones: string[]): string[] {
-  const grams = new Set<string>();
-  for (const phone of phones) for (let i = 0; i + PHONE_GRAM <= phone.length; i++) grams.add(phone.slice(i, i + PHONE_GRAM));
-  return [...grams];
-}
-
-/**
- * The digits of a search that is one run of PHONE_GRAM digits or more (phone punctuation and spaces allowed, an
- * 11-digit number's leading 1 dropped), which the gram keys answer; undefined for any other search.
- */
-export function phoneRun(query: string): string | undefined {
-  if (!/^[\d\s().+-]+$/.test(query)) return undefined;
-  const digits = query.replace(/\D/g, '').replace(/^1(?=\d{10}$)/, '');
-  return digits.length >= PHONE_GRAM ? digits : undefined;
-}
-
 type SearchSource = Pick<Contact, 'id' | 'org_id' | 'first_name' | 'last_name'>;
 
 /** A contact's prefix terms: names, full name, e-mail addresses and phone digits, lower-cased. */
@@ -76,17 +56,12 @@ export function termsOf(contact: SearchSource, emails: string[], phones: string[
 const insertTerms = prepared<null, { orgId: number; contactId: number; terms: string[] }, unknown>('insert search terms', (db, _, p) =>
   db.insertInto('contact_search_terms').values(p.terms.map((term) => ({ org_id: p.orgId, term, contact_id: p.contactId }))).onConflict((oc) => oc.doNothing()));
 
-const insertGrams = prepared<null, { orgId: number; contactId: number; grams: string[] }, unknown>('insert phone grams', (db, _, p) =>
-  db.insertInto('contact_phone_grams').values(p.grams.map((gram) => ({ org_id: p.orgId, gram, contact_id: p.contactId }))).onConflict((oc) => oc.doNothing()));
-
 type SearchRow = { rowid: number; names: string; emails: string; phones: string };
 const insertSearchRow = prepared<null, SearchRow, unknown>('insert search row', (db, _, p) => db.insertInto('contact_search').values(p));
 
 export async function insertSearchTerms(db: Db, contact: SearchSource, emails: string[], phones: string[]) {
   const terms = termsOf(contact, emails, phones);
   if (terms.length) await insertTerms(db, null, { orgId: contact.org_id, contactId: contact.id, terms });
-  const grams = phoneGrams(phones);
-  if (grams.length) await insertGrams(db, null, { orgId: contact.org_id, contactId: contact.id, grams });
   await insertSearchRow(db, null, {
     rowid: contact.id, names: `${contact.first_name} ${contact.last_name}`.trim(), emails: emails.map((e) => e.toLowerCase()).join(' '), phones: phones.join(' '),
   });
@@ -99,13 +74,11 @@ const phonesToIndex = prepared<null, { id: number }, { phone_number: string }>('
   db.selectFrom('contact_phones').select('phone_number').where('contact_id', '=', p.id));
 const unindexTerms = prepared<null, { id: number }, unknown>('unindex terms', (db, _, p) => db.deleteFrom('contact_search_terms').where('contact_id', '=', p.id));
 const unindexRow = prepared<null, { id: number }, unknown>('unindex row', (db, _, p) => db.deleteFrom('contact_search').where('rowid', '=', p.id));
-const unindexGrams = prepared<null, { id: number }, unknown>('unindex phone grams', (db, _, p) => db.deleteFrom('contact_phone_grams').where('contact_id', '=', p.id));
 
 export async function reindexSearch(db: Db, contact: SearchSource) {
   const [emails, phones] = await Promise.all([emailsToIndex(db, null, { id: contact.id }), phonesToIndex(db, null, { id: contact.id })]);
   await unindexTerms(db, null, { id: contact.id });
   await unindexRow(db, null, { id: contact.id });
-  await unindexGrams(db, null, { id: contact.id });
   await insertSearchTerms(db, contact, emails.map((e) => e.email_lc), phones.map((p) => p.phone_number));
 }
 
@@ -114,7 +87,7 @@ export type SearchAddition = { kind: 'phones' | 'emails'; all: string[]; added: 
 
 /**
  * Indexes a contact again after an entry was added (a phone or an e-mail address): its full-text row is written
- * again from what it holds, but its terms and phone grams only gain the new entry's, as nothing of theirs went away.
+ * again from what it holds, but its terms only gain the new entry's, as none of them went away.
  */
 export async function indexAddition(db: Db, contact: SearchSource, addition: SearchAddition) {
   const others = addition.kind === 'phones'
@@ -128,15 +101,12 @@ export async function indexAddition(db: Db, contact: SearchSource, addition: Sea
   const [addedEmails, addedPhones] = addition.kind === 'phones' ? [[], addition.added] : [addition.added, []];
   const terms = termsOf(contact, addedEmails, addedPhones);
   if (terms.length) await insertTerms(db, null, { orgId: contact.org_id, contactId: contact.id, terms });
-  const grams = phoneGrams(addedPhones);
-  if (grams.length) await insertGrams(db, null, { orgId: contact.org_id, contactId: contact.id, grams });
 }
 
 /** Takes contacts out of both indexes (the FTS table has no foreign key to cascade from). */
 export async function unindex(db: Db, contactIds: number[]) {
   if (!contactIds.length) return;
   await db.deleteFrom('contact_search_terms').where('contact_id', 'in', contactIds).execute();
-  await db.deleteFrom('contact_phone_grams').where('contact_id', 'in', contactIds).execute();
   await db.deleteFrom('contact_search').where('rowid', 'in', contactIds).execute();
 }
 
