@@ -1,34 +1,5 @@
-import type { APIRequestContext, Page } from '@playwright/test';
-import { expect, test } from './fixtures';
-
-const DEMO_PASSWORD = 'ringbook-demo';
-const WRITE = { 'X-Ringbook-Request': '1' };
-
-async function signIn(page: Page, username: string) {
-  await page.goto('/contacts');
-  await expect(page).toHaveURL(/\/sign-in/);
-  await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Password').fill(DEMO_PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(/\/contacts/);
-}
-
-async function createContact(request: APIRequestContext, data: Record<string, unknown>): Promise<string> {
-  const response = await request.post('/rest/1/contacts', { headers: WRITE, data: { allow_duplicates: 1, ...data } });
-  expect(response.status()).toBe(201);
-  return String((await response.json()).contacts.contacts.contact_user_id);
-}
-
-const TOKEN_PATTERN = /bearer_token|rb_[A-Za-z0-9_-]{40,}/;
-
-/** Every response body the browser receives, to prove no bearer token reaches it (members carry one for integrations). */
-function recordResponses(page: Page) {
-  const bodies: Promise<string>[] = [];
-  page.on('response', (response) => {
-    bodies.push(response.text().catch(() => ''));
-  });
-  return async () => (await Promise.all(bodies)).filter((b) => TOKEN_PATTERN.test(b));
-}
+import type { Page } from '@playwright/test';
+import { createContact, expect, recordResponses, signIn, test, WRITE } from './fixtures';
 
 const nav = (page: Page, name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
 const rowOf = (page: Page, text: string) => page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: text, exact: true }) });

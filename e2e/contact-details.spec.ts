@@ -1,23 +1,5 @@
 import type { APIRequestContext, Page } from '@playwright/test';
-import { expect, test } from './fixtures';
-
-const DEMO_PASSWORD = 'ringbook-demo';
-const WRITE = { 'X-Ringbook-Request': '1' };
-
-async function signIn(page: Page, username: string) {
-  await page.goto('/contacts');
-  await expect(page).toHaveURL(/\/sign-in/);
-  await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Password').fill(DEMO_PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(/\/contacts/);
-}
-
-async function createContact(request: APIRequestContext, data: Record<string, unknown>): Promise<string> {
-  const response = await request.post('/rest/1/contacts', { headers: WRITE, data: { allow_duplicates: 1, ...data } });
-  expect(response.status()).toBe(201);
-  return String((await response.json()).contacts.contacts.contact_user_id);
-}
+import { createContact, expect, signIn, test, WRITE } from './fixtures';
 
 /**
  * A drop-down field exists once a contact names it (with no value: it has no options yet); a value given by its label

@@ -1,26 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures';
-
-const DEMO_PASSWORD = 'ringbook-demo';
-const TOKEN_PATTERN = /bearer_token|rb_[A-Za-z0-9_-]{40,}/;
-
-/** Every response body the browser receives, to prove no bearer token ever reaches it. */
-function recordResponses(page: Page) {
-  const bodies: Promise<string>[] = [];
-  page.on('response', (response) => {
-    bodies.push(response.text().catch(() => ''));
-  });
-  return async () => (await Promise.all(bodies)).filter((b) => TOKEN_PATTERN.test(b));
-}
-
-async function signIn(page: Page, username: string) {
-  await page.goto('/contacts');
-  await expect(page).toHaveURL(/\/sign-in/);
-  await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Password').fill(DEMO_PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(/\/contacts/);
-}
+import { createContact, expect, recordResponses, signIn, test } from './fixtures';
 
 test('a rep signs in, searches, creates, edits and trashes a contact, and signs out', async ({ page }) => {
   const leakedTokens = recordResponses(page);
@@ -117,14 +96,6 @@ test('a wrong password is refused with a message, and the grid pages and filters
   expect(await leakedTokens()).toEqual([]);
 });
 
-const WRITE = { 'X-Ringbook-Request': '1' };
-
-async function createContact(page: Page, data: Record<string, unknown>): Promise<string> {
-  const response = await page.request.post('/rest/1/contacts', { headers: WRITE, data: { allow_duplicates: 1, ...data } });
-  expect(response.status()).toBe(201);
-  return String((await response.json()).contacts.contacts.contact_user_id);
-}
-
 async function readContact(page: Page, id: string) {
   return (await (await page.request.get(`/rest/1/contacts/${id}`)).json()).contacts.contacts[0];
 }
@@ -144,7 +115,7 @@ test('a new contact with an existing e-mail or phone: update the match, create a
   const email = `dana.${u}@example.com`;
   const phone = `(415) 555-${String(Date.now() % 10000).padStart(4, '0')}`;
   await signIn(page, 'alex');
-  const id = await createContact(page, { first_name: 'Dana', last_name: `Orig${u}`, email, phone });
+  const id = await createContact(page.request, { first_name: 'Dana', last_name: `Orig${u}`, email, phone });
 
   // Update the existing contact with the typed values, after seeing what changes.
   const form = await startNewContact(page, 'Totally', `Different${u}`, 'E-mail', email.toUpperCase());
@@ -178,7 +149,7 @@ test('a new contact with an existing e-mail or phone: update the match, create a
 test('two people edit one contact: the second sees what changed and applies their values', async ({ page, browser }) => {
   const u = Date.now().toString(36);
   await signIn(page, 'alex');
-  const id = await createContact(page, { first_name: 'Morgan', last_name: `Shared${u}`, city: 'Austin' });
+  const id = await createContact(page.request, { first_name: 'Morgan', last_name: `Shared${u}`, city: 'Austin' });
 
   const managerContext = await browser.newContext();
   const manager = await managerContext.newPage();
@@ -219,7 +190,7 @@ test('two people edit one contact: the second sees what changed and applies thei
 test('moving contacts to trash offers Undo', async ({ page }) => {
   const u = Date.now().toString(36);
   await signIn(page, 'blake');
-  const ids = [await createContact(page, { first_name: 'Undo', last_name: `One${u}` }), await createContact(page, { first_name: 'Undo', last_name: `Two${u}` })];
+  const ids = [await createContact(page.request, { first_name: 'Undo', last_name: `One${u}` }), await createContact(page.request, { first_name: 'Undo', last_name: `Two${u}` })];
   await page.getByRole('searchbox', { name: 'Search contacts' }).fill(u);
   const grid = page.getByRole('grid');
   await expect(grid.getByRole('row')).toHaveCount(3);

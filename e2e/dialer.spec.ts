@@ -1,19 +1,7 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { verifySignature } from '../server/callbacks/signing';
 import { startReceiver, type Received } from '../server/test/receiver';
-import { expect, test } from './fixtures';
-
-const DEMO_PASSWORD = 'ringbook-demo';
-const WRITE = { 'X-Ringbook-Request': '1' };
-
-async function signIn(page: Page, username: string) {
-  await page.goto('/contacts');
-  await expect(page).toHaveURL(/\/sign-in/);
-  await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Password').fill(DEMO_PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(/\/contacts/);
-}
+import { DEMO_PASSWORD, expect, signIn, test, WRITE } from './fixtures';
 
 type NewContact = { first: string; last: string; phone: string; tag: string; dnc?: boolean };
 type Created = { id: string; name: string; dateAdded: string };

@@ -1,4 +1,4 @@
-import { test as base, expect } from '@playwright/test';
+import { type APIRequestContext, type Page, test as base, expect } from '@playwright/test';
 
 /*
  * Every journey runs under the server's Content-Security-Policy and fails on any violation Chromium reports, so
@@ -19,3 +19,34 @@ export const test = base.extend<{ cspGuard: void }>({
 });
 
 export { expect };
+
+/* What every journey shares: the demo password, the header cookie writes need, signing in, and contacts made by API. */
+export const DEMO_PASSWORD = 'ringbook-demo';
+export const WRITE = { 'X-Ringbook-Request': '1' };
+
+export async function signIn(page: Page, username: string) {
+  await page.goto('/contacts');
+  await expect(page).toHaveURL(/\/sign-in/);
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password').fill(DEMO_PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/\/contacts/);
+}
+
+/** A contact made through the API as the signed-in member (duplicates allowed); answers its id. */
+export async function createContact(request: APIRequestContext, data: Record<string, unknown>): Promise<string> {
+  const response = await request.post('/rest/1/contacts', { headers: WRITE, data: { allow_duplicates: 1, ...data } });
+  expect(response.status()).toBe(201);
+  return String((await response.json()).contacts.contacts.contact_user_id);
+}
+
+const TOKEN_PATTERN = /bearer_token|rb_[A-Za-z0-9_-]{40,}/;
+
+/** Every response body the browser receives, to prove no bearer token reaches it (members carry one for integrations). */
+export function recordResponses(page: Page) {
+  const bodies: Promise<string>[] = [];
+  page.on('response', (response) => {
+    bodies.push(response.text().catch(() => ''));
+  });
+  return async () => (await Promise.all(bodies)).filter((b) => TOKEN_PATTERN.test(b));
+}

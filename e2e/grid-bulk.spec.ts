@@ -1,17 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures';
-
-const DEMO_PASSWORD = 'ringbook-demo';
-const WRITE = { 'X-Ringbook-Request': '1' };
-
-async function signIn(page: Page, username: string) {
-  await page.goto('/contacts');
-  await expect(page).toHaveURL(/\/sign-in/);
-  await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Password').fill(DEMO_PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(/\/contacts/);
-}
+import { expect, signIn, test, WRITE } from './fixtures';
 
 /** Creates `count` contacts through the API, ten requests at a time. */
 async function createMany(page: Page, count: number, data: (i: number) => Record<string, unknown>) {

@@ -1,28 +1,9 @@
-import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures';
-
-const DEMO_PASSWORD = 'ringbook-demo';
-const WRITE = { 'X-Ringbook-Request': '1' };
-
-async function signIn(page: Page, username: string) {
-  await page.goto('/contacts');
-  await expect(page).toHaveURL(/\/sign-in/);
-  await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Password').fill(DEMO_PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(/\/contacts/);
-}
-
-async function createContact(page: Page, data: Record<string, unknown>): Promise<string> {
-  const response = await page.request.post('/rest/1/contacts', { headers: WRITE, data: { allow_duplicates: 1, ...data } });
-  expect(response.status()).toBe(201);
-  return String((await response.json()).contacts.contacts.contact_user_id);
-}
+import { createContact, DEMO_PASSWORD, expect, signIn, test } from './fixtures';
 
 test('search finds names in either order, phone digit runs and e-mail domains', async ({ page }) => {
   const u = Date.now().toString(36);
   await signIn(page, 'alex');
-  await createContact(page, { first_name: 'Ethan', last_name: 'Murphy', email: `ethan@murphy-${u}.test`, phone: '(214) 999-7486' });
+  await createContact(page.request, { first_name: 'Ethan', last_name: 'Murphy', email: `ethan@murphy-${u}.test`, phone: '(214) 999-7486' });
 
   const search = page.getByRole('searchbox', { name: 'Search contacts' });
   const firstRow = page.getByRole('grid').getByRole('row').nth(1);
@@ -38,7 +19,7 @@ test('search finds names in either order, phone digit runs and e-mail domains', 
 test('a manager sees owners, filters and sorts by them, and picks custom-field columns', async ({ page }) => {
   const u = Date.now().toString(36);
   await signIn(page, 'alex');
-  await createContact(page, { first_name: 'Custom', last_name: `Field${u}`, custom_fields: [{ name: `Region ${u}`, type: 1, value: 'North' }] });
+  await createContact(page.request, { first_name: 'Custom', last_name: `Field${u}`, custom_fields: [{ name: `Region ${u}`, type: 1, value: 'North' }] });
   await page.getByRole('button', { name: 'Sign out' }).click();
   await expect(page).toHaveURL(/\/sign-in/);
   await page.getByLabel('Username').fill('manager');
@@ -143,7 +124,7 @@ test.describe('on a phone', () => {
   test('the grid becomes a list of cards to select and open by touch', async ({ page }) => {
     const u = Date.now().toString(36);
     await signIn(page, 'blake');
-    const id = await createContact(page, { first_name: 'Card', last_name: `Holder${u}`, email: `card.${u}@example.com`, phone: '(312) 555-0142' });
+    const id = await createContact(page.request, { first_name: 'Card', last_name: `Holder${u}`, email: `card.${u}@example.com`, phone: '(312) 555-0142' });
     await page.reload();
 
     await expect(page.getByRole('grid')).toHaveCount(0);

@@ -1,23 +1,4 @@
-import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures';
-
-const DEMO_PASSWORD = 'ringbook-demo';
-const WRITE = { 'X-Ringbook-Request': '1' };
-
-async function signIn(page: Page, username: string) {
-  await page.goto('/contacts');
-  await expect(page).toHaveURL(/\/sign-in/);
-  await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Password').fill(DEMO_PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(/\/contacts/);
-}
-
-async function createContact(page: Page, data: Record<string, unknown>): Promise<string> {
-  const response = await page.request.post('/rest/1/contacts', { headers: WRITE, data: { allow_duplicates: 1, ...data } });
-  expect(response.status()).toBe(201);
-  return String((await response.json()).contacts.contacts.contact_user_id);
-}
+import { createContact, DEMO_PASSWORD, expect, signIn, test, WRITE } from './fixtures';
 
 test('a wrong password focuses the message; signing in focuses the page heading', async ({ page }) => {
   await page.goto('/sign-in');
@@ -36,7 +17,7 @@ test('a wrong password focuses the message; signing in focuses the page heading'
 test('the session ends while a note is typed: the user signs in again in place and the save goes through', async ({ page }) => {
   const unique = `Lapse${Date.now().toString(36)}`;
   await signIn(page, 'alex');
-  const id = await createContact(page, { first_name: unique, last_name: 'Session' });
+  const id = await createContact(page.request, { first_name: unique, last_name: 'Session' });
 
   await page.getByRole('searchbox', { name: 'Search contacts' }).fill(unique);
   const grid = page.getByRole('grid');

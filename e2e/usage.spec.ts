@@ -1,24 +1,14 @@
 import type { Locator, Page } from '@playwright/test';
-import { expect, test } from './fixtures';
+import { expect, signIn, test } from './fixtures';
 
 /*
  * The usage dashboard over the demo data's two weeks of dial sessions (and whatever other journeys dialed before).
  * The server's clock starts at 2026-11-23T18:00:00Z (playwright.config.ts), so its today is 2026-11-23. Figures on
  * screen are checked against what the API answers the same member for the same days.
  */
-const DEMO_PASSWORD = 'ringbook-demo';
 
 type Figures = { sessions: number; calls: number; connected: number; voicemail: number; talktime: number };
 type Member = { user_id: string; display_name: string };
-
-async function signIn(page: Page, username: string) {
-  await page.goto('/contacts');
-  await expect(page).toHaveURL(/\/sign-in/);
-  await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Password').fill(DEMO_PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(/\/contacts/);
-}
 
 async function openUsage(page: Page) {
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Usage' }).click();

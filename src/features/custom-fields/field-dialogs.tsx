@@ -1,13 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { createFieldBody } from '../../../server/contracts/custom-fields';
 import { DEFINABLE_TYPES, useCreateField, useDeleteField, useUpdateField, type CustomField } from '../../api/custom-fields';
-import { Button } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
-import { Dialog } from '../../components/ui/dialog';
 import { SelectField, TextField } from '../../components/ui/field';
+import { FormDialog } from '../../components/ui/form-dialog';
 import { applyServerErrors, FormAlert, labelled, type FieldMap } from '../../components/ui/form-error';
 import { useStatus } from '../../components/ui/status-message';
 import { formatCount } from '../../lib/format';
@@ -26,7 +25,6 @@ function FieldForm({ field, onClose }: { field: CustomField | null; onClose: () 
   const create = useCreateField();
   const update = useUpdateField();
   const { announce } = useStatus();
-  const formId = useId();
   const [problems, setProblems] = useState<string[]>([]);
   const { register, handleSubmit, setError, formState } = useForm<Input, unknown, z.output<typeof schema>>({
     resolver: zodResolver(schema),
@@ -51,38 +49,26 @@ function FieldForm({ field, onClose }: { field: CustomField | null; onClose: () 
   };
 
   return (
-    <Dialog
-      open
-      onClose={onClose}
+    <FormDialog
       title={field ? `Rename the custom field ${field.name}` : 'New custom field'}
       description={field ? `The new name shows on the ${formatCount(field.contactCount, 'contact', 'contacts')} holding a value.` : undefined}
-      size="sm"
-      preventClose={busy}
-      footer={
-        <>
-          <Button onClick={onClose} disabled={busy}>
-            Cancel
-          </Button>
-          <Button type="submit" form={formId} variant="primary" busy={busy}>
-            {field ? 'Rename field' : 'Create field'}
-          </Button>
-        </>
-      }
+      submitLabel={field ? 'Rename field' : 'Create field'}
+      busy={busy}
+      onClose={onClose}
+      onSubmit={submit}
     >
-      <form id={formId} onSubmit={submit} noValidate className="space-y-4">
-        <FormAlert title={field ? 'The field was not renamed.' : 'The field was not created.'} messages={problems} />
-        <TextField label={LABELS.display_name} required autoComplete="off" maxLength={100} error={message('display_name')} {...register('display_name')} />
-        {!field && (
-          <SelectField
-            label={LABELS.type}
-            options={DEFINABLE_TYPES.map((t) => ({ value: String(t.value), label: t.label }))}
-            hint="Drop-down fields are made when a contact is given a value for a new drop-down field (through the API or an import); their options grow from the values given."
-            error={message('type')}
-            {...register('type')}
-          />
-        )}
-      </form>
-    </Dialog>
+      <FormAlert title={field ? 'The field was not renamed.' : 'The field was not created.'} messages={problems} />
+      <TextField label={LABELS.display_name} required autoComplete="off" maxLength={100} error={message('display_name')} {...register('display_name')} />
+      {!field && (
+        <SelectField
+          label={LABELS.type}
+          options={DEFINABLE_TYPES.map((t) => ({ value: String(t.value), label: t.label }))}
+          hint="Drop-down fields are made when a contact is given a value for a new drop-down field (through the API or an import); their options grow from the values given."
+          error={message('type')}
+          {...register('type')}
+        />
+      )}
+    </FormDialog>
   );
 }
 

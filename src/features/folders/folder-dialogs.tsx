@@ -1,13 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { createFolderBody } from '../../../server/contracts/folders';
 import { useCreateFolder, useDeleteFolder, useUpdateFolder, type Folder } from '../../api/folders';
-import { Button } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
-import { Dialog } from '../../components/ui/dialog';
 import { SelectField, TextareaField, TextField } from '../../components/ui/field';
+import { FormDialog } from '../../components/ui/form-dialog';
 import { applyServerErrors, FormAlert, labelled, type FieldMap } from '../../components/ui/form-error';
 import { useStatus } from '../../components/ui/status-message';
 import { formatCount } from '../../lib/format';
@@ -37,7 +36,6 @@ function FolderForm({ edit, onClose }: { edit: FolderEdit; onClose: () => void }
   const create = useCreateFolder();
   const update = useUpdateFolder();
   const { announce } = useStatus();
-  const formId = useId();
   const [problems, setProblems] = useState<string[]>([]);
   const { register, handleSubmit, setError, formState } = useForm<Input, unknown, z.output<typeof schema>>({
     resolver: zodResolver(schema),
@@ -62,29 +60,11 @@ function FolderForm({ edit, onClose }: { edit: FolderEdit; onClose: () => void }
   };
 
   return (
-    <Dialog
-      open
-      onClose={onClose}
-      title={titleOf(edit)}
-      size="sm"
-      preventClose={busy}
-      footer={
-        <>
-          <Button onClick={onClose} disabled={busy}>
-            Cancel
-          </Button>
-          <Button type="submit" form={formId} variant="primary" busy={busy}>
-            {edit.kind === 'edit' ? 'Save folder' : 'Create folder'}
-          </Button>
-        </>
-      }
-    >
-      <form id={formId} onSubmit={submit} noValidate className="space-y-4">
-        <FormAlert title="The folder was not saved." messages={problems} />
-        <TextField label={LABELS.name} required autoComplete="off" maxLength={100} error={message('name')} {...register('name')} />
-        <TextareaField label={LABELS.description} rows={3} maxLength={1000} hint="Optional: what the folder is for." error={message('description')} {...register('description')} />
-      </form>
-    </Dialog>
+    <FormDialog title={titleOf(edit)} submitLabel={edit.kind === 'edit' ? 'Save folder' : 'Create folder'} busy={busy} onClose={onClose} onSubmit={submit}>
+      <FormAlert title="The folder was not saved." messages={problems} />
+      <TextField label={LABELS.name} required autoComplete="off" maxLength={100} error={message('name')} {...register('name')} />
+      <TextareaField label={LABELS.description} rows={3} maxLength={1000} hint="Optional: what the folder is for." error={message('description')} {...register('description')} />
+    </FormDialog>
   );
 }
 

@@ -1,12 +1,11 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useId, useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import { useForm, type FieldValues, type Path, type UseFormRegister, type FieldErrors } from 'react-hook-form';
 import { z } from 'zod';
 import { createMemberBody, PASSWORD_MIN_LENGTH, updateMemberBody } from '../../../server/contracts/members';
 import { memberName, useCreateMember, useUpdateMember, type TeamMember } from '../../api/members';
-import { Button } from '../../components/ui/button';
-import { Dialog } from '../../components/ui/dialog';
 import { SelectField, TextField, type TextFieldProps } from '../../components/ui/field';
+import { FormDialog } from '../../components/ui/form-dialog';
 import { applyServerErrors, FormAlert, labelled, type FieldMap } from '../../components/ui/form-error';
 import { useStatus } from '../../components/ui/status-message';
 import { leaders, ROLE_LABELS } from './member-tree';
@@ -28,40 +27,6 @@ function useTextInput<T extends FieldValues>(register: UseFormRegister<T>, error
 }
 
 /* Each dialog below is mounted when it opens, so its form starts from its values (a reset after mounting could drop typing). */
-function FormDialog({ title, submitLabel, busy, onClose, onSubmit, children }: { title: string; submitLabel: string; busy: boolean; onClose: () => void; onSubmit: () => void; children: ReactNode }) {
-  const formId = useId();
-  return (
-    <Dialog
-      open
-      onClose={onClose}
-      title={title}
-      size="lg"
-      preventClose={busy}
-      footer={
-        <>
-          <Button onClick={onClose} disabled={busy}>
-            Cancel
-          </Button>
-          <Button type="submit" form={formId} variant="primary" busy={busy}>
-            {submitLabel}
-          </Button>
-        </>
-      }
-    >
-      <form
-        id={formId}
-        noValidate
-        className="space-y-4"
-        onSubmit={(e) => {
-          e.preventDefault();
-          onSubmit();
-        }}
-      >
-        {children}
-      </form>
-    </Dialog>
-  );
-}
 
 /* A new member. The manager is chosen from a list, so the form holds its id as text. */
 const newSchema = createMemberBody.extend({ manager_id: z.string().min(1, { error: 'is required' }) });
@@ -102,7 +67,7 @@ function NewMemberForm({ managerId, team, onClose }: { managerId: string; team: 
   const billingTrouble = BILLING.some((f) => formState.errors[f]);
 
   return (
-    <FormDialog title="New member" submitLabel="Create member" busy={formState.isSubmitting} onClose={onClose} onSubmit={submit}>
+    <FormDialog size="lg" title="New member" submitLabel="Create member" busy={formState.isSubmitting} onClose={onClose} onSubmit={submit}>
       <FormAlert title="The member was not created." messages={problems} />
       <div className="grid gap-4 sm:grid-cols-2">
         {input('first_name', { required: true })}
@@ -157,7 +122,7 @@ function EditMemberForm({ member, onClose }: { member: TeamMember; onClose: () =
   });
 
   return (
-    <FormDialog title={`Edit ${memberName(member)}`} submitLabel="Save member" busy={formState.isSubmitting} onClose={onClose} onSubmit={submit}>
+    <FormDialog size="lg" title={`Edit ${memberName(member)}`} submitLabel="Save member" busy={formState.isSubmitting} onClose={onClose} onSubmit={submit}>
       <FormAlert title="The member was not saved." messages={problems} />
       <div className="grid gap-4 sm:grid-cols-2">
         {input('first_name', { required: true })}

@@ -1,13 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { tagBody } from '../../../server/contracts/tags';
 import { useDeleteTag, useRenameTag, type CountedTag } from '../../api/tags';
-import { Button } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
-import { Dialog } from '../../components/ui/dialog';
 import { TextField } from '../../components/ui/field';
+import { FormDialog } from '../../components/ui/form-dialog';
 import { applyServerErrors, FormAlert, labelled, type FieldMap } from '../../components/ui/form-error';
 import { useStatus } from '../../components/ui/status-message';
 import { formatCount } from '../../lib/format';
@@ -23,7 +22,6 @@ export function RenameTagDialog({ tag, onClose }: { tag: CountedTag | null; onCl
 function RenameTagForm({ tag, onClose }: { tag: CountedTag; onClose: () => void }) {
   const rename = useRenameTag();
   const { announce } = useStatus();
-  const formId = useId();
   const [problems, setProblems] = useState<string[]>([]);
   const { register, handleSubmit, setError, formState } = useForm<Input, unknown, z.output<typeof tagBody>>({
     resolver: zodResolver(tagBody),
@@ -43,29 +41,18 @@ function RenameTagForm({ tag, onClose }: { tag: CountedTag; onClose: () => void 
   const error = formState.errors.title?.message;
 
   return (
-    <Dialog
-      open
-      onClose={onClose}
+    <FormDialog
       title={`Rename the tag ${tag.title}`}
       description={`The new title shows on the ${formatCount(tag.contact_count, 'contact', 'contacts')} holding it.`}
-      size="sm"
-      preventClose={rename.isPending}
-      footer={
-        <>
-          <Button onClick={onClose} disabled={rename.isPending}>
-            Cancel
-          </Button>
-          <Button type="submit" form={formId} variant="primary" busy={rename.isPending}>
-            Rename tag
-          </Button>
-        </>
-      }
+      submitLabel="Rename tag"
+      busy={rename.isPending}
+      onClose={onClose}
+      onSubmit={submit}
+      className="space-y-3"
     >
-      <form id={formId} onSubmit={submit} noValidate className="space-y-3">
-        <FormAlert title="The tag was not renamed." messages={problems} />
-        <TextField label="Title" autoComplete="off" maxLength={100} error={error ? labelled('Title', error, 'title') : undefined} {...register('title')} />
-      </form>
-    </Dialog>
+      <FormAlert title="The tag was not renamed." messages={problems} />
+      <TextField label="Title" autoComplete="off" maxLength={100} error={error ? labelled('Title', error, 'title') : undefined} {...register('title')} />
+    </FormDialog>
   );
 }
 
