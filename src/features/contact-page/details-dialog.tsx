@@ -1,11 +1,10 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { contactFields } from '../../../server/contracts/contacts';
-import { Button } from '../../components/ui/button';
 import { Checkbox } from '../../components/ui/checkbox';
-import { Dialog } from '../../components/ui/dialog';
+import { FormDialog } from '../../components/ui/form-dialog';
 import { SelectField, TextField } from '../../components/ui/field';
 import { applyServerErrors, FormAlert, labelled, type FieldMap } from '../../components/ui/form-error';
 import { ratingValue } from '../../lib/format';
@@ -32,7 +31,6 @@ export function DetailsDialog({ open, onClose }: { open: boolean; onClose: () =>
 
 function DetailsForm({ onClose }: { onClose: () => void }) {
   const { contact, save, saving } = useContactPage();
-  const formId = useId();
   const [problems, setProblems] = useState<string[]>([]);
   const defaults = {
     first_name: contact.first_name ?? '',
@@ -68,32 +66,15 @@ function DetailsForm({ onClose }: { onClose: () => void }) {
   };
 
   return (
-    <Dialog
-      open
-      onClose={onClose}
-      title="Edit details"
-      preventClose={saving}
-      footer={
-        <>
-          <Button onClick={onClose} disabled={saving}>
-            Cancel
-          </Button>
-          <Button type="submit" form={formId} variant="primary" busy={saving}>
-            Save details
-          </Button>
-        </>
-      }
-    >
-      <form id={formId} onSubmit={onSubmit} noValidate className="space-y-4">
-        <StaleNotice />
-        <FormAlert title="The details were not saved." messages={problems} />
-        <div className="grid gap-4 sm:grid-cols-2">
-          <TextField label={LABELS.first_name} autoComplete="off" error={message('first_name')} {...register('first_name')} />
-          <TextField label={LABELS.last_name} autoComplete="off" error={message('last_name')} {...register('last_name')} />
-        </div>
-        <SelectField label={LABELS.rating} options={RATING_OPTIONS} error={message('rating')} {...register('rating')} />
-        <Checkbox label={LABELS.do_not_call} hint="Dial sessions skip a contact marked do not call." {...register('do_not_call')} />
-      </form>
-    </Dialog>
+    <FormDialog title="Edit details" size="md" submitLabel="Save details" busy={saving} onClose={onClose} onSubmit={onSubmit}>
+      <StaleNotice />
+      <FormAlert title="The details were not saved." messages={problems} />
+      <div className="grid gap-4 sm:grid-cols-2">
+        <TextField label={LABELS.first_name} autoComplete="off" error={message('first_name')} {...register('first_name')} />
+        <TextField label={LABELS.last_name} autoComplete="off" error={message('last_name')} {...register('last_name')} />
+      </div>
+      <SelectField label={LABELS.rating} options={RATING_OPTIONS} error={message('rating')} {...register('rating')} />
+      <Checkbox label={LABELS.do_not_call} hint="Dial sessions skip a contact marked do not call." {...register('do_not_call')} />
+    </FormDialog>
   );
 }
