@@ -11,6 +11,7 @@ import { toTimestamp } from '../server/lib/time.js';
 import { recountOrganisation } from '../server/modules/contacts/contact-counts.repository.js';
 import { DETAIL_KINDS } from '../server/modules/contacts/contact-rows.repository.js';
 import { termsOf } from '../server/modules/contacts/contact-search.repository.js';
+import { wordTokens } from '../server/db/word-tokens.js';
 import { createVendor } from '../server/modules/members/members.service.js';
 
 export type Team = { vendor: Member; members: Member[]; folderIds: number[] };
@@ -150,6 +151,9 @@ async function insertBatch(tx: Db, contacts: NewContact[]) {
     rowid: c.id!, names: `${c.first_name} ${c.last_name}`.trim(), emails: c.email!.toLowerCase(), phones: c.phone!,
   }));
   await insertChunked((rows) => tx.insertInto('contact_search').values(rows).execute(), indexed, ROWS_PER_STATEMENT * 2);
+  // The word index, as the API writes it for a contact outside the trash and the archive.
+  const words = contacts.map((c) => ({ rowid: c.id!, words: wordTokens(c.owner_id, `${c.first_name} ${c.last_name}`.trim(), [c.email!], [c.phone!]) }));
+  await insertChunked((rows) => tx.insertInto('contact_words').values(rows).execute(), words, ROWS_PER_STATEMENT * 2);
 }
 
 /** Loads `count` contacts spread evenly over the team; prints progress and returns the elapsed milliseconds. */

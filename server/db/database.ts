@@ -16,6 +16,7 @@ import * as dialer from './migrations/0007-dialer.js';
 import * as bulkJobs from './migrations/0008-bulk-jobs.js';
 import * as contactSearch from './migrations/0009-contact-search.js';
 import * as housekeeping from './migrations/0010-housekeeping.js';
+import * as contactWords from './migrations/0011-contact-words.js';
 import { GroupCommit } from './group-commit.js';
 
 export type Db = Kysely<Database>;
@@ -42,6 +43,7 @@ export const migrations: Record<string, Migration> = {
   '0008-bulk-jobs': bulkJobs,
   '0009-contact-search': contactSearch,
   '0010-housekeeping': housekeeping,
+  '0011-contact-words': contactWords,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

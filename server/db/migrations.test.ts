@@ -100,3 +100,28 @@ it('indexes for search the contacts a store already holds', async () => {
     await store.close();
   }
 });
+
+it("fills the word index with the contacts a store already holds, outside the trash and the archive, under their owners", async () => {
+  const { file, old, orgId, memberIds: [a, b] } = await storeAt('words.db', '0010-housekeeping', ['wa', 'wb']);
+  const contact = (owner_id: number, first_name: string, state: { trashed?: number; archived?: number } = {}) =>
+    ({ org_id: orgId, owner_id, first_name, last_name: 'Murphy', created_at: AT, updated_at: AT, trashed: 0, archived: 0, ...state });
+  const rows = await old.insertInto('contacts')
+    .values([contact(a!, 'Ethan'), contact(b!, 'Olivia'), contact(a!, 'Trashed', { trashed: 1 }), contact(a!, 'Archived', { archived: 1 })])
+    .returning('id').execute();
+  const [ethan, olivia] = rows.map((r) => r.id as number) as [number, number];
+  await old.insertInto('contact_emails').values({ contact_id: ethan, email_address: 'E@Acme.example', email_lc: 'e@acme.example', is_primary: 1 }).execute();
+  await old.insertInto('contact_phones').values([{ contact_id: ethan, phone_number: '2149997486', is_primary: 1 }, { contact_id: ethan, phone_number: '3125550100', is_primary: 0 }]).execute();
+  await old.destroy();
+  const store = await openStore(`sqlite:${file}`);
+  try {
+    const found = async (match: string) =>
+      (await sql<{ rowid: number }>`select rowid from contact_words where contact_words match ${match} order by rowid`.execute(store.db)).rows.map((r) => r.rowid);
+    expect(await found(`"o${a}xwurph"*`)).toEqual([ethan]);
+    expect(await found(`"o${b}xwurph"*`)).toEqual([olivia]);
+    expect(await found(`"o${a}xwacme"*`)).toEqual([ethan]);
+    expect(await found(`"o${a}xp5550100"*`)).toEqual([ethan]);
+    expect(await found(`"o${a}xwtrashed"* OR "o${a}xwarchived"*`)).toEqual([]);
+  } finally {
+    await store.close();
+  }
+});

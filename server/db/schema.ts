@@ -179,6 +179,8 @@ export type ContactNotesTable = {
 export type ContactSearchTermsTable = { org_id: number; term: string; contact_id: number };
 /** The FTS5 trigram index of contacts' names, e-mail addresses and phone digits (rowid = contact id; contentless). */
 export type ContactSearchTable = { rowid: number; names: string; emails: string; phones: string };
+/** The word index (contact-words.ts): a contact's tokens behind its owner's mark, while it is neither trashed nor archived. */
+export type ContactWordsTable = { rowid: number; words: string };
 
 export type TagsTable = { id: Id; org_id: number; title: string; title_lc: string; created_at: Timestamp };
 export type ContactTagsTable = { contact_id: number; tag_id: number };
@@ -387,6 +389,7 @@ export type Database = {
   contact_notes: ContactNotesTable;
   contact_search_terms: ContactSearchTermsTable;
   contact_search: ContactSearchTable;
+  contact_words: ContactWordsTable;
   tags: TagsTable;
   contact_tags: ContactTagsTable;
   custom_fields: CustomFieldsTable;

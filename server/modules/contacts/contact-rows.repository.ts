@@ -6,12 +6,14 @@ import { nextVersion } from '../../db/versions.js';
 import { adjustCounts, type CountedGroup, moveCounts, shiftCounts } from './contact-counts.repository.js';
 import { ActivityType, recordSetChange } from './contact-history.repository.js';
 import { type ContactInput, addressOf } from './contact-input.js';
-import { indexAddition, insertSearchTerms, reindexSearch, type SearchAddition, unindex } from './contact-search.repository.js';
+import { indexAddition, insertSearchTerms, reindexSearch, rewriteWords, type SearchAddition, unindex } from './contact-search.repository.js';
 
 /*
  * The one way to write contact rows. Whatever inserts, changes, moves or removes contacts goes through here, so
  * that the three things the store keeps beside them stay true in the same transaction (docs/store.md): the
- * contact's version (record cache), the kept counts per owner, folder and state, and the search terms.
+ * contact's version (record cache), the kept counts per owner, folder and state, and the search indexes (the word
+ * index's rows carry the owner and exist only outside the trash and the archive: whatever changes those writes the
+ * rows again).
  */
 
 /**
@@ -60,6 +62,8 @@ export type RowUpdate = {
 
 const SEARCHED_COLUMNS = ['first_name', 'last_name', 'email', 'phone'] as const;
 const COUNTED_COLUMNS = ['owner_id', 'folder_id', 'trashed', 'archived'] as const;
+/** What the word index's rows depend on beside the searched text. */
+const WORD_SCOPE_COLUMNS = ['owner_id', 'trashed', 'archived'] as const;
 
 /**
  * The one update of a contact row, for a change to the row or to its own detail rows (then `changes` may be empty):
@@ -74,6 +78,7 @@ export async function updateContactRow(tx: Db, before: Contact, update: RowUpdat
   const columnsChanged = SEARCHED_COLUMNS.some((c) => before[c] !== updated[c]);
   if (update.searchAdded && !columnsChanged) await indexAddition(tx, updated, update.searchAdded);
   else if (update.searchChanged || update.searchAdded || columnsChanged) await reindexSearch(tx, updated);
+  else if (WORD_SCOPE_COLUMNS.some((c) => before[c] !== updated[c])) await rewriteWords(tx, [updated.id]);
   return updated;
 }
 
@@ -85,6 +90,7 @@ export async function setTrashed(tx: Db, contacts: Contact[], trashed: boolean, 
     .set((eb) => ({ trashed: trashed ? 1 : 0, trashed_at: trashed ? at : null, version: nextVersion(eb), updated_at: at }))
     .where('id', 'in', changing.map((c) => c.id)).execute();
   await adjustCounts(tx, changing, changing.map((c) => ({ ...c, trashed: trashed ? 1 : 0 })));
+  await rewriteWords(tx, changing.map((c) => c.id));
 }
 
 /** Deletes contacts for good; their details go with them (ON DELETE CASCADE), their history stays. */
@@ -117,6 +123,7 @@ export async function moveFolderContents(tx: Db, move: SetMove & { folderIds: nu
 
 /** Every contact of one owner goes to another, audited as 'transferred' each: a member deleted. */
 export async function transferAllContacts(tx: Db, move: SetMove & { fromId: number; toId: number }): Promise<void> {
+  const moving = (await tx.selectFrom('contacts').select('id').where('owner_id', '=', move.fromId).execute()).map((r) => r.id);
   await tx
     .insertInto('contact_audit')
     .columns(['contact_id', 'member_id', 'action', 'data_type', 'old_value', 'new_value', 'created_at'])
@@ -130,6 +137,7 @@ export async function transferAllContacts(tx: Db, move: SetMove & { fromId: numb
   await tx.updateTable('contacts').set((eb) => ({ owner_id: move.toId, version: nextVersion(eb), updated_at: move.at }))
     .where('owner_id', '=', move.fromId).execute();
   await moveCounts(tx, { orgId: move.orgId, ownerId: move.fromId }, { ownerId: move.toId });
+  await rewriteWords(tx, moving);
 }
 
 /*
@@ -219,8 +227,10 @@ export async function transferContacts(tx: Db, c: BulkChunk & { toId: number }):
     memberId: c.actorId, at: c.at, activity: ActivityType.transferred, text: ['Contact transferred from member ', ` to member ${c.toId}`],
     audit: { action: 'update', dataType: 'transferred', new: String(c.toId) },
   });
+  const moving = (await tx.selectFrom('contacts').select('id').where(changing).execute()).map((r) => r.id);
   const moved = await tx.updateTable('contacts').set((eb) => ({ owner_id: c.toId, version: nextVersion(eb), updated_at: c.at }))
     .where(changing).executeTakeFirst();
   await shiftCounts(tx, groups, { owner_id: c.toId });
+  await rewriteWords(tx, moving);
   return Number(moved.numUpdatedRows);
 }

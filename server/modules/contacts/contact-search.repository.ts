@@ -2,12 +2,17 @@ import { type Expression, type ExpressionBuilder, sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { prepared } from '../../db/prepared.js';
 import type { Contact, Database } from '../../db/schema.js';
+import { wordTokens } from '../../db/word-tokens.js';
 
 /*
- * Two indexes serve the contacts list's `search`: an FTS5 trigram index (contact_search) finds any part of a first
- * or last name (names in either order), of an e-mail address (its domain too) and any run of three digits or more of
- * a phone number; a prefix index of terms (contact_search_terms) serves queries with a word of one or two
- * characters, which trigrams cannot match. Both are rewritten with the contact's names, e-mails and phones.
+ * Three indexes serve the contacts list's `search`, all rewritten with the contact's names, e-mails and phones:
+ * - the word index (contact_words, contact-words.ts) answers a rep's or a small team's search of words of letters or
+ *   digits: its tokens carry the owner, so it counts matches without reading contacts;
+ * - an FTS5 trigram index (contact_search) finds any part of a first or last name (names in either order), of an
+ *   e-mail address (its domain too) and any run of three digits or more of a phone number, whoever owns the contact
+ *   and whatever its state: searches with punctuation in a word, of the trash or archive, or of a whole organisation;
+ * - a prefix index of terms (contact_search_terms) serves queries with a word of one or two characters, which neither
+ *   can match.
  */
 
 /** The next term after every term that starts with `prefix`, for an index range instead of LIKE. */
@@ -41,10 +46,10 @@ export function searchMatch(query: string): string | undefined {
   return parts.length && parts.every(Boolean) ? parts.join(' AND ') : undefined;
 }
 
-type SearchSource = Pick<Contact, 'id' | 'org_id' | 'first_name' | 'last_name'>;
+type SearchSource = Pick<Contact, 'id' | 'org_id' | 'owner_id' | 'first_name' | 'last_name' | 'trashed' | 'archived'>;
 
 /** A contact's prefix terms: names, full name, e-mail addresses and phone digits, lower-cased. */
-export function termsOf(contact: SearchSource, emails: string[], phones: string[]): string[] {
+export function termsOf(contact: Pick<Contact, 'first_name' | 'last_name'>, emails: string[], phones: string[]): string[] {
   const first = contact.first_name.toLowerCase().trim();
   const last = contact.last_name.toLowerCase().trim();
   const terms = new Set([first, last, `${first} ${last}`.trim(), ...emails.map((e) => e.toLowerCase()), ...phones]);
@@ -58,13 +63,22 @@ const insertTerms = prepared<null, { orgId: number; contactId: number; terms: st
 
 type SearchRow = { rowid: number; names: string; emails: string; phones: string };
 const insertSearchRow = prepared<null, SearchRow, unknown>('insert search row', (db, _, p) => db.insertInto('contact_search').values(p));
+const insertWordsRow = prepared<null, { rowid: number; words: string }, unknown>('insert words row', (db, _, p) => db.insertInto('contact_words').values(p));
+
+const namesOf = (contact: SearchSource) => `${contact.first_name} ${contact.last_name}`.trim();
+/** Only contacts in neither the trash nor the archive have a row in the word index (its searches are of those). */
+const inWordIndex = (contact: SearchSource) => !contact.trashed && !contact.archived;
+
+async function insertWords(db: Db, contact: SearchSource, emails: string[], phones: string[]) {
+  if (inWordIndex(contact)) await insertWordsRow(db, null, { rowid: contact.id, words: wordTokens(contact.owner_id, namesOf(contact), emails, phones) });
+}
 
 export async function insertSearchTerms(db: Db, contact: SearchSource, emails: string[], phones: string[]) {
   const terms = termsOf(contact, emails, phones);
   if (terms.length) await insertTerms(db, null, { orgId: contact.org_id, contactId: contact.id, terms });
-  await insertSearchRow(db, null, {
-    rowid: contact.id, names: `${contact.first_name} ${contact.last_name}`.trim(), emails: emails.map((e) => e.toLowerCase()).join(' '), phones: phones.join(' '),
-  });
+  const lowered = emails.map((e) => e.toLowerCase());
+  await insertSearchRow(db, null, { rowid: contact.id, names: namesOf(contact), emails: lowered.join(' '), phones: phones.join(' ') });
+  await insertWords(db, contact, lowered, phones);
 }
 
 /** Indexes a contact again from what its row, e-mails and phones hold now. */
@@ -74,11 +88,13 @@ const phonesToIndex = prepared<null, { id: number }, { phone_number: string }>('
   db.selectFrom('contact_phones').select('phone_number').where('contact_id', '=', p.id));
 const unindexTerms = prepared<null, { id: number }, unknown>('unindex terms', (db, _, p) => db.deleteFrom('contact_search_terms').where('contact_id', '=', p.id));
 const unindexRow = prepared<null, { id: number }, unknown>('unindex row', (db, _, p) => db.deleteFrom('contact_search').where('rowid', '=', p.id));
+const unindexWords = prepared<null, { id: number }, unknown>('unindex words', (db, _, p) => db.deleteFrom('contact_words').where('rowid', '=', p.id));
 
 export async function reindexSearch(db: Db, contact: SearchSource) {
   const [emails, phones] = await Promise.all([emailsToIndex(db, null, { id: contact.id }), phonesToIndex(db, null, { id: contact.id })]);
   await unindexTerms(db, null, { id: contact.id });
   await unindexRow(db, null, { id: contact.id });
+  await unindexWords(db, null, { id: contact.id });
   await insertSearchTerms(db, contact, emails.map((e) => e.email_lc), phones.map((p) => p.phone_number));
 }
 
@@ -95,21 +111,52 @@ export async function indexAddition(db: Db, contact: SearchSource, addition: Sea
     : (await phonesToIndex(db, null, { id: contact.id })).map((p) => p.phone_number);
   const [emails, phones] = addition.kind === 'phones' ? [others, addition.all] : [addition.all.map((e) => e.toLowerCase()), others];
   await unindexRow(db, null, { id: contact.id });
-  await insertSearchRow(db, null, {
-    rowid: contact.id, names: `${contact.first_name} ${contact.last_name}`.trim(), emails: emails.join(' '), phones: phones.join(' '),
-  });
+  await insertSearchRow(db, null, { rowid: contact.id, names: namesOf(contact), emails: emails.join(' '), phones: phones.join(' ') });
+  await unindexWords(db, null, { id: contact.id });
+  await insertWords(db, contact, emails, phones);
   const [addedEmails, addedPhones] = addition.kind === 'phones' ? [[], addition.added] : [addition.added, []];
   const terms = termsOf(contact, addedEmails, addedPhones);
   if (terms.length) await insertTerms(db, null, { orgId: contact.org_id, contactId: contact.id, terms });
 }
 
-/** Takes contacts out of both indexes (the FTS table has no foreign key to cascade from). */
+/** Takes contacts out of every index (the FTS tables have no foreign key to cascade from). */
 export async function unindex(db: Db, contactIds: number[]) {
   if (!contactIds.length) return;
   await db.deleteFrom('contact_search_terms').where('contact_id', 'in', contactIds).execute();
   await db.deleteFrom('contact_search').where('rowid', 'in', contactIds).execute();
+  await db.deleteFrom('contact_words').where('rowid', 'in', contactIds).execute();
+}
+
+/** The most contacts `rewriteWords` takes at once (each id appears once in a statement). */
+export const WORDS_CHUNK = 5_000;
+
+/**
+ * Writes the word index's rows of some contacts again from what they hold now: their owner or state changed (a
+ * transfer, the trash, the archive), which their tokens carry. Set-based: three statements for up to WORDS_CHUNK
+ * contacts, whatever changed.
+ */
+export async function rewriteWords(db: Db, contactIds: number[]) {
+  for (let i = 0; i < contactIds.length; i += WORDS_CHUNK) {
+    const ids = contactIds.slice(i, i + WORDS_CHUNK);
+    const rows = await db.selectFrom('contacts').where('id', 'in', ids).where('trashed', '=', 0).where('archived', '=', 0)
+      .select((eb) => [
+        'id', 'owner_id', 'first_name', 'last_name',
+        eb.selectFrom('contact_emails').select(sql<string>`group_concat(email_lc, ' ')`.as('e')).whereRef('contact_emails.contact_id', '=', 'contacts.id').as('emails'),
+        eb.selectFrom('contact_phones').select(sql<string>`group_concat(phone_number, ' ')`.as('p')).whereRef('contact_phones.contact_id', '=', 'contacts.id').as('phones'),
+      ])
+      .execute();
+    await db.deleteFrom('contact_words').where('rowid', 'in', ids).execute();
+    if (!rows.length) continue;
+    await db.insertInto('contact_words').values(rows.map((r) => ({
+      rowid: r.id, words: wordTokens(r.owner_id, `${r.first_name} ${r.last_name}`.trim(), r.emails?.split(' ') ?? [], r.phones?.split(' ') ?? []),
+    }))).execute();
+  }
 }
 
 /** The ids of contacts an FTS5 query matches, as a subquery of the list query (the query bound as a parameter). */
 export const matchingIds = (eb: ExpressionBuilder<Database, 'contacts'>, match: Expression<string>) =>
   eb.selectFrom('contact_search').select('contact_search.rowid').where(sql<boolean>`contact_search match ${match}`);
+
+/** The same of the word index's query (`wordsMatch`). */
+export const matchingWordIds = (eb: ExpressionBuilder<Database, 'contacts'>, match: Expression<string>) =>
+  eb.selectFrom('contact_words').select('contact_words.rowid').where(sql<boolean>`contact_words match ${match}`);

@@ -3,8 +3,10 @@ import type { Member } from '../../db/schema.js';
 import { type Caller, serverWithTeam, type Team, type TestServer } from '../../test/harness.js';
 import { now } from '../../lib/time.js';
 import { FEW_MATCHES, SEARCH_COUNT_LIMIT } from './contact-list.repository.js';
-import { indexNewContact, insertContact } from './contact-rows.repository.js';
+import { indexNewContact, insertContact, transferContacts, updateContactRow } from './contact-rows.repository.js';
 import { reindexSearch, searchMatch } from './contact-search.repository.js';
+import { wordsQuery } from './contact-words.js';
+import { TEST_PASSWORD } from '../../test/harness.js';
 
 /* The contacts list's `search` (extension): any part of a name, an e-mail address or a run of a phone's digits. */
 let server: TestServer;
@@ -136,6 +138,84 @@ describe('search', () => {
     expect(past.body.contacts.contacts.map((c: { last_name: string }) => c.last_name)).toEqual(['N4', 'N3', 'N2', 'N1', 'N0']);
     // Another member's view of the same search counts only its own matches.
     expect((await api(team.teammate).get('/rest/1/contacts?search=plentiful')).body.contacts.total_results).toBe(0);
+  }, 60_000);
+});
+
+describe('the word index', () => {
+  const WORDS = ['zanzibar', 'anzi', 'quill', 'quill zanzibar', '555-0188', '0188', '(617) 555-0188', 'quill@zanzibar', 'bar.exam', 'zanzibar o.ther'];
+  type Row = { contact_user_id: string; owner_id: string };
+  const search = async (who: Caller, query: string) => {
+    const reply = await who.get(`/rest/1/contacts?search=${encodeURIComponent(query)}&page_size=100`);
+    expect(reply.status, reply.text).toBe(200);
+    return { total: reply.body.contacts.total_results as number, rows: reply.body.contacts.contacts as Row[] };
+  };
+  const idsOfRows = (rows: Row[]) => rows.map((r) => r.contact_user_id).sort();
+  const wordRow = async (id: number) =>
+    (await server.ctx.store.db.selectFrom('contact_words').select('rowid').where('rowid', '=', id).execute()).length;
+
+  /**
+   * The reps' and the manager's searches of words go to the word index; the vendor's (the whole organisation) to the
+   * trigram index. After each change both must tell the same: the vendor's matches of a rep's (the team's) contacts
+   * are the rep's (the manager's) matches, and the totals agree.
+   */
+  async function agree(when: string) {
+    const owners = { rep: [team.rep.id], teammate: [team.teammate.id], manager: [team.manager.id, team.rep.id, team.teammate.id] };
+    for (const query of WORDS) {
+      expect(wordsQuery(query, owners.rep), query).toBeDefined();
+      const everyone = (await search(api(team.vendor), query)).rows;
+      for (const [who, ids] of Object.entries(owners)) {
+        const expected = everyone.filter((r) => ids.includes(Number(r.owner_id)));
+        const got = await search(api(team[who as keyof typeof owners]), query);
+        expect(idsOfRows(got.rows), `${when}: ${who} searching ${query}`).toEqual(idsOfRows(expected));
+        expect(got.total, `${when}: ${who}'s total for ${query}`).toBe(expected.length);
+      }
+    }
+  }
+
+  it('answers as the trigram index does through transfers, the trash, the archive and a member deleted', async () => {
+    const create = async (who: Member, body: object) =>
+      Number((await api(who).post('/rest/1/contacts', { ...body, allow_duplicates: 1 })).body.contacts.contacts.contact_user_id);
+    const mine = await create(team.rep, { first_name: 'Zanzibar', last_name: 'Quill', phone: '6175550188' });
+    const theirs = await create(team.teammate, { first_name: 'Zanzibar', last_name: 'Other', email: 'quill@zanzibar.example' });
+    await create(team.outsider, { first_name: 'Quill', last_name: 'Zanzibarson', phone: '6175550188' });
+    await agree('created');
+    expect((await search(api(team.rep), 'zanzibar')).total).toBe(1);
+
+    expect((await api(team.manager).put(`/rest/1/contacts/${theirs}`, { transfer_to_user_id: team.rep.id })).status).toBe(200);
+    await agree('transferred to the rep');
+    expect((await search(api(team.rep), 'zanzibar')).total).toBe(2);
+
+    expect((await api(team.rep).delete(`/rest/1/contacts/${mine}`)).status).toBeLessThan(300);
+    expect(await wordRow(mine)).toBe(0);
+    await agree('trashed');
+    expect((await api(team.rep).post(`/rest/1/contacts/${mine}/restore`, {})).status).toBeLessThan(300);
+    expect(await wordRow(mine)).toBe(1);
+    await agree('restored');
+
+    const { db } = server.ctx.store;
+    const row = () => db.selectFrom('contacts').selectAll().where('id', '=', mine).executeTakeFirstOrThrow();
+    await server.ctx.store.write(async (tx) => updateContactRow(tx, await row(), { changes: { archived: 1 }, at: now() }));
+    expect(await wordRow(mine)).toBe(0);
+    await agree('archived');
+    await server.ctx.store.write(async (tx) => updateContactRow(tx, await row(), { changes: { archived: 0 }, at: now() }));
+    await agree('out of the archive');
+
+    // A bulk transfer (a job's chunk) of the rep's two to the teammate: the rep finds none, the manager both.
+    await server.ctx.store.write((tx) => transferContacts(tx, { orgId: team.rep.org_id, contactIds: [mine, theirs], actorId: team.vendor.id, at: now(), toId: team.teammate.id }));
+    await agree('bulk transferred');
+    expect((await search(api(team.rep), 'zanzibar')).total).toBe(0);
+
+    // A member deleted: their contacts go to the rep.
+    const leaving = await api(team.vendor).post('/rest/1/members', {
+      username: `leaving${process.pid}`, password: TEST_PASSWORD, first_name: 'Leaving', email: 'leaving@example.com',
+      billing_item_id: 1, billing_group_id: 'g', subgroup_id: 's', role: 'member', manager_id: team.manager.id,
+    });
+    expect(leaving.status, leaving.text).toBe(201);
+    const leaver = await db.selectFrom('members').selectAll().where('id', '=', Number(leaving.body.members.members.user_id)).executeTakeFirstOrThrow();
+    const left = await create(leaver, { first_name: 'Zanzibar', last_name: 'Leftover', phone: '6175550188' });
+    expect((await api(team.vendor).delete(`/rest/1/members/${leaver.id}?move_contacts_to=${team.rep.id}`)).status).toBe(204);
+    await agree('a member deleted');
+    expect(idsOfRows((await search(api(team.rep), '555-0188')).rows)).toEqual([String(left)]);
   }, 60_000);
 });
 
