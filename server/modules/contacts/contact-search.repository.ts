@@ -1,4 +1,5 @@
 import { type Expression, type ExpressionBuilder, sql } from 'kysely';
+import { nextTurn } from '../../db/chunks.js';
 import type { Db } from '../../db/database.js';
 import { prepared } from '../../db/prepared.js';
 import type { Contact, Database } from '../../db/schema.js';
@@ -133,10 +134,12 @@ export const WORDS_CHUNK = 5_000;
 /**
  * Writes the word index's rows of some contacts again from what they hold now: their owner or state changed (a
  * transfer, the trash, the archive), which their tokens carry. Set-based: three statements for up to WORDS_CHUNK
- * contacts, whatever changed.
+ * contacts, whatever changed, and a turn of the event loop between chunks.
  */
 export async function rewriteWords(db: Db, contactIds: number[]) {
   for (let i = 0; i < contactIds.length; i += WORDS_CHUNK) {
+    // Between chunks (a member's 100,000 contacts transferred) the process answers other requests (db/chunks.ts).
+    if (i > 0) await nextTurn();
     const ids = contactIds.slice(i, i + WORDS_CHUNK);
     const rows = await db.selectFrom('contacts').where('id', 'in', ids).where('trashed', '=', 0).where('archived', '=', 0)
       .select((eb) => [

@@ -15,6 +15,8 @@ describe('wordTokens', () => {
   it('splits at anything that is not a letter, a mark or a digit, and keeps letters of every script', () => {
     expect(wordTokens(1, "Zoë O'Brien-Núñez", [], []).split(' ')).toEqual(expect.arrayContaining(['o1xwzoë', 'o1xwo', 'o1xwbrien', 'o1xwnúñez', 'o1xwñez']));
     expect(wordTokens(1, '山田 太郎', [], []).split(' ')).toEqual(['o1xw山田', 'o1xw太郎']);
+    // Characters beyond the Basic Multilingual Plane count as one each, as the query counts them.
+    expect(wordTokens(1, '𠀋𠀌𠀍𠀎', [], []).split(' ')).toEqual(['o1xw𠀋𠀌𠀍𠀎', 'o1xw𠀌𠀍𠀎']);
   });
 
   it(`cuts suffixes at ${WORD_TOKEN_MAX} characters, so a long word costs its length times that at most`, () => {
