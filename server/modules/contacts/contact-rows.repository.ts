@@ -6,7 +6,7 @@ import { nextVersion } from '../../db/versions.js';
 import { adjustCounts, type CountedGroup, moveCounts, shiftCounts } from './contact-counts.repository.js';
 import { ActivityType, recordSetChange } from './contact-history.repository.js';
 import { type ContactInput, addressOf } from './contact-input.js';
-import { indexAddition, insertSearchTerms, reindexSearch, rewriteWords, type SearchAddition, unindex } from './contact-search.repository.js';
+import { indexAddition, insertSearchTerms, reindexSearch, reindexContacts, type SearchAddition, unindex } from './contact-search.repository.js';
 
 /*
  * The one way to write contact rows. Whatever inserts, changes, moves or removes contacts goes through here, so
@@ -49,6 +49,9 @@ export async function insertContact(tx: Db, values: NewContact): Promise<Contact
 /** A new contact's search terms, from the e-mails and phones just written for it (no need to read them back). */
 export const indexNewContact = (tx: Db, contact: Contact, emails: string[], phones: string[]) => insertSearchTerms(tx, contact, emails, phones);
 
+/** New contacts whose indexing waited for the end of their transaction (`createContactIn`'s `indexLater`), from their rows. */
+export const indexNewContacts = (tx: Db, contactIds: number[]) => reindexContacts(tx, contactIds, 'all');
+
 export type RowUpdate = {
   changes: ContactUpdate;
   at: string;
@@ -78,7 +81,7 @@ export async function updateContactRow(tx: Db, before: Contact, update: RowUpdat
   const columnsChanged = SEARCHED_COLUMNS.some((c) => before[c] !== updated[c]);
   if (update.searchAdded && !columnsChanged) await indexAddition(tx, updated, update.searchAdded);
   else if (update.searchChanged || update.searchAdded || columnsChanged) await reindexSearch(tx, updated);
-  else if (WORD_SCOPE_COLUMNS.some((c) => before[c] !== updated[c])) await rewriteWords(tx, [updated.id]);
+  else if (WORD_SCOPE_COLUMNS.some((c) => before[c] !== updated[c])) await reindexContacts(tx, [updated.id], 'words');
   return updated;
 }
 
@@ -90,7 +93,7 @@ export async function setTrashed(tx: Db, contacts: Contact[], trashed: boolean, 
     .set((eb) => ({ trashed: trashed ? 1 : 0, trashed_at: trashed ? at : null, version: nextVersion(eb), updated_at: at }))
     .where('id', 'in', changing.map((c) => c.id)).execute();
   await adjustCounts(tx, changing, changing.map((c) => ({ ...c, trashed: trashed ? 1 : 0 })));
-  await rewriteWords(tx, changing.map((c) => c.id));
+  await reindexContacts(tx, changing.map((c) => c.id), 'words');
 }
 
 /** Deletes contacts for good; their details go with them (ON DELETE CASCADE), their history stays. */
@@ -137,7 +140,7 @@ export async function transferAllContacts(tx: Db, move: SetMove & { fromId: numb
   await tx.updateTable('contacts').set((eb) => ({ owner_id: move.toId, version: nextVersion(eb), updated_at: move.at }))
     .where('owner_id', '=', move.fromId).execute();
   await moveCounts(tx, { orgId: move.orgId, ownerId: move.fromId }, { ownerId: move.toId });
-  await rewriteWords(tx, moving);
+  await reindexContacts(tx, moving, 'words');
 }
 
 /*
@@ -231,6 +234,6 @@ export async function transferContacts(tx: Db, c: BulkChunk & { toId: number }):
   const moved = await tx.updateTable('contacts').set((eb) => ({ owner_id: c.toId, version: nextVersion(eb), updated_at: c.at }))
     .where(changing).executeTakeFirst();
   await shiftCounts(tx, groups, { owner_id: c.toId });
-  await rewriteWords(tx, moving);
+  await reindexContacts(tx, moving, 'words');
   return Number(moved.numUpdatedRows);
 }

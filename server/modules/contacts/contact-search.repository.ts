@@ -128,31 +128,54 @@ export async function unindex(db: Db, contactIds: number[]) {
   await db.deleteFrom('contact_words').where('rowid', 'in', contactIds).execute();
 }
 
-/** The most contacts `rewriteWords` takes at once (each id appears once in a statement). */
-export const WORDS_CHUNK = 5_000;
+/** The most contacts `reindexContacts` takes in one statement (each id appears once in it). */
+export const REINDEX_CHUNK = 5_000;
+
+type IndexedRow = SearchSource & { emails: string | null; phones: string | null };
+
+const indexedRows = (db: Db, ids: number[]): Promise<IndexedRow[]> =>
+  db.selectFrom('contacts').where('id', 'in', ids)
+    .select((eb) => [
+      'id', 'org_id', 'owner_id', 'first_name', 'last_name', 'trashed', 'archived',
+      eb.selectFrom('contact_emails').select(sql<string>`group_concat(email_lc, ' ')`.as('e')).whereRef('contact_emails.contact_id', '=', 'contacts.id').as('emails'),
+      eb.selectFrom('contact_phones').select(sql<string>`group_concat(phone_number, ' ')`.as('p')).whereRef('contact_phones.contact_id', '=', 'contacts.id').as('phones'),
+    ])
+    .execute();
+
+async function insertChunked<T>(rows: T[], size: number, write: (chunk: T[]) => Promise<unknown>) {
+  for (let i = 0; i < rows.length; i += size) await write(rows.slice(i, i + size));
+}
 
 /**
- * Writes the word index's rows of some contacts again from what they hold now: their owner or state changed (a
- * transfer, the trash, the archive), which their tokens carry. Set-based: three statements for up to WORDS_CHUNK
- * contacts, whatever changed, and a turn of the event loop between chunks.
+ * Indexes some contacts again from what they hold now, set-based: a few statements for up to REINDEX_CHUNK contacts,
+ * and a turn of the event loop between chunks (a member's 100,000 contacts transferred; db/chunks.ts).
+ * - `words`: the word index only, for contacts whose owner or state changed (a transfer, the trash, the archive):
+ *   its tokens carry them.
+ * - `all`: every index, for new contacts whose indexing waited for the end of their transaction. FTS5 writes what it
+ *   holds in memory out to a segment of its own at every savepoint, so a dial session that indexed each new contact
+ *   inside the contact's savepoint wrote two tiny segments a contact (500 new contacts: about 10 MB of log).
  */
-export async function rewriteWords(db: Db, contactIds: number[]) {
-  for (let i = 0; i < contactIds.length; i += WORDS_CHUNK) {
-    // Between chunks (a member's 100,000 contacts transferred) the process answers other requests (db/chunks.ts).
+export async function reindexContacts(db: Db, contactIds: number[], which: 'all' | 'words') {
+  for (let i = 0; i < contactIds.length; i += REINDEX_CHUNK) {
     if (i > 0) await nextTurn();
-    const ids = contactIds.slice(i, i + WORDS_CHUNK);
-    const rows = await db.selectFrom('contacts').where('id', 'in', ids).where('trashed', '=', 0).where('archived', '=', 0)
-      .select((eb) => [
-        'id', 'owner_id', 'first_name', 'last_name',
-        eb.selectFrom('contact_emails').select(sql<string>`group_concat(email_lc, ' ')`.as('e')).whereRef('contact_emails.contact_id', '=', 'contacts.id').as('emails'),
-        eb.selectFrom('contact_phones').select(sql<string>`group_concat(phone_number, ' ')`.as('p')).whereRef('contact_phones.contact_id', '=', 'contacts.id').as('phones'),
-      ])
-      .execute();
+    const ids = contactIds.slice(i, i + REINDEX_CHUNK);
+    const rows = await indexedRows(db, ids);
+    const emailsOf = (r: IndexedRow) => r.emails?.split(' ') ?? [];
+    const phonesOf = (r: IndexedRow) => r.phones?.split(' ') ?? [];
+    if (which === 'all') {
+      await db.deleteFrom('contact_search_terms').where('contact_id', 'in', ids).execute();
+      await db.deleteFrom('contact_search').where('rowid', 'in', ids).execute();
+      const terms = rows.flatMap((r) => termsOf(r, emailsOf(r), phonesOf(r)).map((term) => ({ org_id: r.org_id, term, contact_id: r.id })));
+      await insertChunked(terms, REINDEX_CHUNK, (chunk) => db.insertInto('contact_search_terms').values(chunk).onConflict((oc) => oc.doNothing()).execute());
+      await insertChunked(rows, REINDEX_CHUNK, (chunk) => db.insertInto('contact_search').values(chunk.map((r) => ({
+        rowid: r.id, names: namesOf(r), emails: r.emails ?? '', phones: r.phones ?? '',
+      }))).execute());
+    }
     await db.deleteFrom('contact_words').where('rowid', 'in', ids).execute();
-    if (!rows.length) continue;
-    await db.insertInto('contact_words').values(rows.map((r) => ({
-      rowid: r.id, words: wordTokens(r.owner_id, `${r.first_name} ${r.last_name}`.trim(), r.emails?.split(' ') ?? [], r.phones?.split(' ') ?? []),
-    }))).execute();
+    const active = rows.filter(inWordIndex);
+    await insertChunked(active, REINDEX_CHUNK, (chunk) => db.insertInto('contact_words').values(chunk.map((r) => ({
+      rowid: r.id, words: wordTokens(r.owner_id, namesOf(r), emailsOf(r), phonesOf(r)),
+    }))).execute());
   }
 }
 

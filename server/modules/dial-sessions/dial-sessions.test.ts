@@ -81,6 +81,27 @@ describe('POST /rest/1/dialsession', () => {
     ]);
   });
 
+  it('indexes the contacts it creates for every kind of search, once each, with what they hold at the end', async () => {
+    const word = `Quetzal${unique()}`;
+    const number = phone(5);
+    // The second entry is the first's duplicate by number: the contact created by the first is updated by it.
+    const reply = await rep.post('/rest/1/dialsession', {
+      contacts: [{ first_name: word, last_name: 'First', phone: number, email: `${word}@dial.example` }, { first_name: word, last_name: 'Second', phone: number }],
+    });
+    expect(reply.status, reply.text).toBe(201);
+    const [id] = await queueOf(reply.body.dialsessions.dialsession_id);
+    const found = async (who: Caller, search: string) =>
+      (await who.get(`/rest/1/contacts?search=${encodeURIComponent(search)}&page_size=100`)).body.contacts.contacts.map((c: { contact_user_id: string }) => Number(c.contact_user_id));
+    // The rep's searches take the word index, the vendor's the trigram index, a two-letter word the prefix index.
+    for (const [who, search] of [[rep, word], [rep, `${word.slice(2, 8)} second`], [rep, number.slice(3)], [rep, `${word}@dial`], [api(team.vendor), word.toLowerCase()], [rep, word.slice(0, 2)]] as const) {
+      expect(await found(who, search), search).toContain(id);
+    }
+    expect(await found(rep, `${word} first`)).toEqual([]);
+    const rows = async (table: 'contact_search' | 'contact_words') =>
+      (await server.ctx.store.db.selectFrom(table).select('rowid').where('rowid', '=', id!).execute()).length;
+    expect([await rows('contact_search'), await rows('contact_words')]).toEqual([1, 1]);
+  });
+
   it.each([
     ['no contacts at all', { contacts: [] }, 'contacts'],
     ['only refused contacts', { contacts: [{ email: 'x' }] }, 'contacts.0'],
