@@ -5,6 +5,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, sql, SqliteDialect } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, type Store } from './database.js';
+import { forBatchEnd } from './batch-end.js';
 import { GroupCommit } from './group-commit.js';
 import type { Database } from './schema.js';
 
@@ -40,6 +41,41 @@ it('commits concurrent writers together and rolls back only the one that fails',
   ]);
   expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
   expect(await names()).toEqual(['a', 'b', 'c-after-b']);
+});
+
+describe('work left for the end of a batch', () => {
+  const KEY = {};
+  /** A writer that leaves its name for the batch's end: one row, written after every writer's savepoint. */
+  const leave = (name: string, fail = false) => (tx: Store['db']) => {
+    const state = forBatchEnd(tx, KEY, () => {
+      const left: string[] = [];
+      return { state: left, run: async () => { await organisation(`end:${left.join('+')}`)(tx); if (fail) throw new Error('end failed'); } };
+    });
+    state!.push(name);
+    return Promise.resolve(name);
+  };
+
+  it("runs once per batch, after its writers, with what every one of them left", async () => {
+    const before = (await names()).length;
+    const results = await Promise.all([store.write(leave('x')), store.write(leave('y')), store.write(organisation('beside'))]);
+    expect(results[0]).toBe('x');
+    const added = (await names()).slice(before);
+    expect(added).toEqual(['beside', 'end:x+y']);
+  });
+
+  it('fails every writer of the batch, committing none, when it fails', async () => {
+    const before = await names();
+    const results = await Promise.allSettled([store.write(organisation('doomed')), store.write(leave('z', true))]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    expect(await names()).toEqual(before);
+    // The next batch starts clean.
+    await store.write(leave('next'));
+    expect((await names()).at(-1)).toBe('end:next');
+  });
+
+  it('is not there outside a batch', () => {
+    expect(forBatchEnd(store.db, KEY, () => ({ state: [], run: async () => undefined }))).toBeUndefined();
+  });
 });
 
 it('answers writes one after another as well', async () => {

@@ -1,4 +1,5 @@
 import { CompiledQuery, type Kysely } from 'kysely';
+import { closeBatch, dropBatch, openBatch } from './batch-end.js';
 
 type Job = { work: (tx: Kysely<any>) => Promise<unknown>; resolve: (value: unknown) => void; reject: (error: unknown) => void };
 
@@ -88,6 +89,7 @@ export class GroupCommit {
     const done: { job: Job; result: unknown }[] = [];
     try {
       await conn.executeQuery(BEGIN);
+      openBatch(conn);
     } catch (error) {
       if (isSqliteError(error, 'SQLITE_BUSY') && (waitingSince === undefined || Date.now() - waitingSince < this.lockWaitMs)) return true;
       for (const job of this.queue.splice(0)) job.reject(error);
@@ -106,9 +108,12 @@ export class GroupCommit {
           job.reject(error);
         }
       }
+      // What the writers left for the batch's end (batch-end.ts) is part of their work: if it fails, none of them commits.
+      await closeBatch(conn);
       await conn.executeQuery(COMMIT);
     } catch (error) {
       // The transaction itself failed (lock time-out, disk full): none of its writers is durable.
+      dropBatch(conn);
       await conn.executeQuery(ROLLBACK).catch(() => undefined);
       for (const { job } of done) job.reject(error);
       return false;

@@ -71,7 +71,7 @@ async function seedMany(owner: Member, n: number, folderId: number | null, first
     const at = now();
     for (let i = 0; i < n; i++) {
       const contact = await insertContact(tx, { org_id: owner.org_id, owner_id: owner.id, folder_id: folderId, first_name: firstName, last_name: `N${i}`, created_at: at, updated_at: at });
-      await indexNewContact(tx, contact, [], []);
+      await indexNewContact(tx, contact);
       ids.push(contact.id);
     }
     return ids;

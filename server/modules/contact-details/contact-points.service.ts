@@ -35,9 +35,6 @@ export type PointKind<R extends Row & E, E> = {
   differs(row: R, entry: E): boolean;
   insert(tx: Db, contactId: number, entry: E): Promise<R>;
   update(tx: Db, id: number, entry: E): Promise<R>;
-  /** Which of the search index's texts the entries go to, and what of a row it holds. */
-  searchKind: 'phones' | 'emails';
-  indexed(row: R): string;
 };
 
 export type PointsResult<R> = { rows: R[]; row?: R };
@@ -66,14 +63,14 @@ async function settle<R extends Row & E, E>(tx: Db, kind: PointKind<R, E>, conta
 
 const replaced = <R extends Row>(rows: R[], row: R) => rows.map((r) => (r.id === row.id ? { ...row, is_primary: r.is_primary } : r));
 
-type Outcome = { audit: AuditEntry[]; text?: string; id?: number; added?: Row };
+type Outcome = { audit: AuditEntry[]; text?: string; id?: number };
 
 /**
  * The change as the contact's history and row see it; the contact's column follows the primary entry, and its search
  * entries are written again.
  */
 function finish<R extends Row & E, E>(
-  kind: PointKind<R, E>, contact: Contact, settled: { rows: R[]; moved: boolean }, { audit, text, id, added }: Outcome,
+  kind: PointKind<R, E>, contact: Contact, settled: { rows: R[]; moved: boolean }, { audit, text, id }: Outcome,
 ): DetailChange<PointsResult<R>> {
   const column = kind.dataTypes.primary;
   const primary = settled.rows.find((r) => r.is_primary);
@@ -82,15 +79,10 @@ function finish<R extends Row & E, E>(
     audit.push({ action: 'update', dataType: column, old: contact[column], new: value });
   }
   const rows = [...settled.rows].sort((a, b) => b.is_primary - a.is_primary || a.id - b.id);
-  // An entry added and nothing else changed: the search index only gains it.
-  const addedRow = added && audit.length === 1 ? rows.find((r) => r.id === added.id) : undefined;
-  const search = addedRow
-    ? { searchAdded: { kind: kind.searchKind, all: rows.map((r) => kind.indexed(r)), added: [kind.indexed(addedRow)] } }
-    : { searchChanged: true };
 
   return {
     result: { rows, row: rows.find((r) => r.id === id) }, audit, activity: kind.activity, text: text ?? activityText(kind, audit[0]),
-    columns: { [column]: value }, ...search,
+    columns: { [column]: value }, searchChanged: true,
   };
 }
 
@@ -140,7 +132,7 @@ export function addPoint<R extends Row & E, E>(ctx: Context, auth: AuthContext, 
     }
     const id = (same ?? added)!.id;
     const settled = await settle(tx, kind, contact.id, rows, primary ? id : undefined);
-    return finish(kind, contact, settled, { audit, id, added });
+    return finish(kind, contact, settled, { audit, id });
   });
 }
 

@@ -5,7 +5,6 @@ import type { Contact, ContactUpdate } from '../../db/schema.js';
 import { now } from '../../lib/time.js';
 import { type AuditEntry, recordChange } from '../contacts/contact-history.repository.js';
 import { updateContactRow } from '../contacts/contact-rows.repository.js';
-import type { SearchAddition } from '../contacts/contact-search.repository.js';
 import { visibleContact } from '../contacts/contacts.service.js';
 
 /** What a change to a contact's own detail rows did, and what it answers. */
@@ -19,10 +18,8 @@ export type DetailChange<T> = {
   columns?: ContactUpdate;
   /** Bits of sparse detail tables the change added rows to (DETAIL_KINDS). */
   detailKinds?: number;
-  /** E-mail addresses or phone numbers changed: the search terms follow. */
+  /** E-mail addresses or phone numbers changed: the search indexes follow. */
   searchChanged?: boolean;
-  /** Only one was added (nothing else changed): the search terms gain it. */
-  searchAdded?: SearchAddition;
 };
 
 /**
@@ -39,7 +36,7 @@ export function changeContactDetails<T>(
     const change = await work(tx, contact, at);
     if (change.audit.length) {
       await updateContactRow(tx, contact, {
-        changes: change.columns ?? {}, at, detailKinds: change.detailKinds, searchChanged: change.searchChanged, searchAdded: change.searchAdded,
+        changes: change.columns ?? {}, at, detailKinds: change.detailKinds, searchChanged: change.searchChanged,
       });
       await recordChange(tx, {
         contactIds: [contact.id], memberId: auth.member.id, at, activity: change.activity, text: change.text, audit: change.audit,

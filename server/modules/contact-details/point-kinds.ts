@@ -24,8 +24,6 @@ export const EMAILS: PointKind<repo.EmailRow, EmailEntry> = {
   differs: (row, e) => row.email_address !== e.email_address,
   insert: (tx, contactId, e) => repo.insertEmail(tx, contactId, e.email_address),
   update: (tx, id, e) => repo.updateEmail(tx, id, e.email_address),
-  searchKind: 'emails',
-  indexed: (row) => row.email_lc,
 };
 
 const typeName = (type: number) => PHONE_TYPES[type as keyof typeof PHONE_TYPES] ?? 'OTHER';
@@ -44,8 +42,6 @@ export const PHONES: PointKind<repo.PhoneRow, repo.PhoneValues> = {
   // Only the columns: a request's entry also carries is_primary, which the service sets on its own.
   insert: (tx, contactId, p) => repo.insertPhone(tx, contactId, { phone_number: p.phone_number, type: p.type, label: p.label }),
   update: (tx, id, p) => repo.updatePhone(tx, id, { phone_number: p.phone_number, type: p.type, label: p.label }),
-  searchKind: 'phones',
-  indexed: (row) => row.phone_number,
 };
 
 export const emailRecord = (row: repo.EmailRow): ContactEmailRecord => ({ id: row.id, email_address: row.email_address, is_primary: !!row.is_primary });

@@ -61,10 +61,12 @@ function listPlan(scope: Scope, q: ListContactsQuery): ListPlan {
   if (q.search) {
     const words = wordScope(scope, q) ? wordsQuery(q.search, scope.memberIds) : undefined;
     const match = words && !words.verify.length ? undefined : searchMatch(q.search);
-    if (words?.verify.length) candidates = words;
-    if (!match && words) params.wordsMatch = words.match;
-    else if (match) params.searchMatch = match;
-    else {
+    if (words && !words.verify.length) params.wordsMatch = words.match;
+    else if (match) {
+      params.searchMatch = match;
+      // The trigram index has the exact answer; the word index's candidates are tried first (`checkedCandidates`).
+      if (words) candidates = words;
+    } else {
       params.termStarts = searchTerms(q.search);
       params.termEnds = params.termStarts.map(prefixEnd);
     }

@@ -6,7 +6,7 @@ import { nextVersion } from '../../db/versions.js';
 import { adjustCounts, type CountedGroup, moveCounts, shiftCounts } from './contact-counts.repository.js';
 import { ActivityType, recordSetChange } from './contact-history.repository.js';
 import { type ContactInput, addressOf } from './contact-input.js';
-import { indexAddition, insertSearchTerms, reindexSearch, reindexContacts, type SearchAddition, unindex } from './contact-search.repository.js';
+import { indexLater } from './contact-search.repository.js';
 
 /*
  * The one way to write contact rows. Whatever inserts, changes, moves or removes contacts goes through here, so
@@ -46,21 +46,16 @@ export async function insertContact(tx: Db, values: NewContact): Promise<Contact
   return contact;
 }
 
-/** A new contact's search terms, from the e-mails and phones just written for it (no need to read them back). */
-export const indexNewContact = (tx: Db, contact: Contact, emails: string[], phones: string[]) => insertSearchTerms(tx, contact, emails, phones);
-
-/** New contacts whose indexing waited for the end of their transaction (`createContactIn`'s `indexLater`), from their rows. */
-export const indexNewContacts = (tx: Db, contactIds: number[]) => reindexContacts(tx, contactIds, 'all');
+/** A new contact is indexed for search from its rows once its details are written, at the end of the write's batch. */
+export const indexNewContact = (tx: Db, contact: Contact) => indexLater(tx, [contact.id], 'all');
 
 export type RowUpdate = {
   changes: ContactUpdate;
   at: string;
   /** Bits of sparse detail tables that this change added rows to. */
   detailKinds?: number;
-  /** Its names, e-mails or phones changed in their own tables: search terms follow. */
+  /** Its names, e-mails or phones changed in their own tables: the search indexes follow. */
   searchChanged?: boolean;
-  /** Instead, only an entry was added to its phones or e-mails: the search terms gain it (unless a searched column changed). */
-  searchAdded?: SearchAddition;
 };
 
 const SEARCHED_COLUMNS = ['first_name', 'last_name', 'email', 'phone'] as const;
@@ -78,10 +73,8 @@ export async function updateContactRow(tx: Db, before: Contact, update: RowUpdat
     .set((eb) => ({ ...changes, ...(detailKinds && { detail_kinds: eb('detail_kinds', '|', detailKinds) }), version: nextVersion(eb), updated_at: at }))
     .where('id', '=', before.id).returningAll().executeTakeFirstOrThrow();
   if (COUNTED_COLUMNS.some((c) => before[c] !== updated[c])) await adjustCounts(tx, [before], [updated]);
-  const columnsChanged = SEARCHED_COLUMNS.some((c) => before[c] !== updated[c]);
-  if (update.searchAdded && !columnsChanged) await indexAddition(tx, updated, update.searchAdded);
-  else if (update.searchChanged || update.searchAdded || columnsChanged) await reindexSearch(tx, updated);
-  else if (WORD_SCOPE_COLUMNS.some((c) => before[c] !== updated[c])) await reindexContacts(tx, [updated.id], 'words');
+  if (update.searchChanged || SEARCHED_COLUMNS.some((c) => before[c] !== updated[c])) await indexLater(tx, [updated.id], 'all');
+  else if (WORD_SCOPE_COLUMNS.some((c) => before[c] !== updated[c])) await indexLater(tx, [updated.id], 'words');
   return updated;
 }
 
@@ -93,13 +86,13 @@ export async function setTrashed(tx: Db, contacts: Contact[], trashed: boolean, 
     .set((eb) => ({ trashed: trashed ? 1 : 0, trashed_at: trashed ? at : null, version: nextVersion(eb), updated_at: at }))
     .where('id', 'in', changing.map((c) => c.id)).execute();
   await adjustCounts(tx, changing, changing.map((c) => ({ ...c, trashed: trashed ? 1 : 0 })));
-  await reindexContacts(tx, changing.map((c) => c.id), 'words');
+  await indexLater(tx, changing.map((c) => c.id), 'words');
 }
 
 /** Deletes contacts for good; their details go with them (ON DELETE CASCADE), their history stays. */
 export async function deleteContactRows(tx: Db, contacts: Contact[]): Promise<void> {
   if (!contacts.length) return;
-  await unindex(tx, contacts.map((c) => c.id));
+  await indexLater(tx, contacts.map((c) => c.id), 'all');
   await tx.deleteFrom('contacts').where('id', 'in', contacts.map((c) => c.id)).execute();
   await adjustCounts(tx, contacts, []);
 }
@@ -140,7 +133,7 @@ export async function transferAllContacts(tx: Db, move: SetMove & { fromId: numb
   await tx.updateTable('contacts').set((eb) => ({ owner_id: move.toId, version: nextVersion(eb), updated_at: move.at }))
     .where('owner_id', '=', move.fromId).execute();
   await moveCounts(tx, { orgId: move.orgId, ownerId: move.fromId }, { ownerId: move.toId });
-  await reindexContacts(tx, moving, 'words');
+  await indexLater(tx, moving, 'words');
 }
 
 /*
@@ -234,6 +227,6 @@ export async function transferContacts(tx: Db, c: BulkChunk & { toId: number }):
   const moved = await tx.updateTable('contacts').set((eb) => ({ owner_id: c.toId, version: nextVersion(eb), updated_at: c.at }))
     .where(changing).executeTakeFirst();
   await shiftCounts(tx, groups, { owner_id: c.toId });
-  await reindexContacts(tx, moving, 'words');
+  await indexLater(tx, moving, 'words');
   return Number(moved.numUpdatedRows);
 }

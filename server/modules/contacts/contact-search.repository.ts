@@ -1,4 +1,5 @@
 import { type Expression, type ExpressionBuilder, sql } from 'kysely';
+import { forBatchEnd } from '../../db/batch-end.js';
 import { nextTurn } from '../../db/chunks.js';
 import type { Db } from '../../db/database.js';
 import { prepared } from '../../db/prepared.js';
@@ -6,7 +7,8 @@ import type { Contact, Database } from '../../db/schema.js';
 import { wordTokens } from '../../db/word-tokens.js';
 
 /*
- * Three indexes serve the contacts list's `search`, all rewritten with the contact's names, e-mails and phones:
+ * Three indexes serve the contacts list's `search`, all written again from the contact's names, e-mails and phones
+ * whenever they (or its owner or state) change, at the end of the write's batch (`indexLater`):
  * - the word index (contact_words, contact-words.ts) answers a rep's or a small team's search of words of letters or
  *   digits: its tokens carry the owner, so it counts matches without reading contacts;
  * - an FTS5 trigram index (contact_search) finds any part of a first or last name (names in either order), of an
@@ -47,8 +49,6 @@ export function searchMatch(query: string): string | undefined {
   return parts.length && parts.every(Boolean) ? parts.join(' AND ') : undefined;
 }
 
-type SearchSource = Pick<Contact, 'id' | 'org_id' | 'owner_id' | 'first_name' | 'last_name' | 'trashed' | 'archived'>;
-
 /** A contact's prefix terms: names, full name, e-mail addresses and phone digits, lower-cased. */
 export function termsOf(contact: Pick<Contact, 'first_name' | 'last_name'>, emails: string[], phones: string[]): string[] {
   const first = contact.first_name.toLowerCase().trim();
@@ -57,126 +57,93 @@ export function termsOf(contact: Pick<Contact, 'first_name' | 'last_name'>, emai
   return [...terms].filter((t) => t.length > 0).map((t) => t.slice(0, 200));
 }
 
-/** Indexes a contact that has no entries yet (a new one). */
-/* Prepared: every contact created or changed writes both, and building them cost more than SQLite took to run them. */
-const insertTerms = prepared<null, { orgId: number; contactId: number; terms: string[] }, unknown>('insert search terms', (db, _, p) =>
-  db.insertInto('contact_search_terms').values(p.terms.map((term) => ({ org_id: p.orgId, term, contact_id: p.contactId }))).onConflict((oc) => oc.doNothing()));
+/** What the indexes hold of a contact, read from its rows: its e-mail addresses and phone digits as JSON lists. */
+type IndexedRow = Pick<Contact, 'id' | 'org_id' | 'owner_id' | 'first_name' | 'last_name' | 'trashed' | 'archived'> & { emails: string; phones: string };
 
-type SearchRow = { rowid: number; names: string; emails: string; phones: string };
-const insertSearchRow = prepared<null, SearchRow, unknown>('insert search row', (db, _, p) => db.insertInto('contact_search').values(p));
-const insertWordsRow = prepared<null, { rowid: number; words: string }, unknown>('insert words row', (db, _, p) => db.insertInto('contact_words').values(p));
-
-const namesOf = (contact: SearchSource) => `${contact.first_name} ${contact.last_name}`.trim();
-/** Only contacts in neither the trash nor the archive have a row in the word index (its searches are of those). */
-const inWordIndex = (contact: SearchSource) => !contact.trashed && !contact.archived;
-
-async function insertWords(db: Db, contact: SearchSource, emails: string[], phones: string[]) {
-  if (inWordIndex(contact)) await insertWordsRow(db, null, { rowid: contact.id, words: wordTokens(contact.owner_id, namesOf(contact), emails, phones) });
-}
-
-export async function insertSearchTerms(db: Db, contact: SearchSource, emails: string[], phones: string[]) {
-  const terms = termsOf(contact, emails, phones);
-  if (terms.length) await insertTerms(db, null, { orgId: contact.org_id, contactId: contact.id, terms });
-  const lowered = emails.map((e) => e.toLowerCase());
-  await insertSearchRow(db, null, { rowid: contact.id, names: namesOf(contact), emails: lowered.join(' '), phones: phones.join(' ') });
-  await insertWords(db, contact, lowered, phones);
-}
-
-/** Indexes a contact again from what its row, e-mails and phones hold now. */
-const emailsToIndex = prepared<null, { id: number }, { email_lc: string }>('e-mails to index', (db, _, p) =>
-  db.selectFrom('contact_emails').select('email_lc').where('contact_id', '=', p.id));
-const phonesToIndex = prepared<null, { id: number }, { phone_number: string }>('phones to index', (db, _, p) =>
-  db.selectFrom('contact_phones').select('phone_number').where('contact_id', '=', p.id));
-const unindexTerms = prepared<null, { id: number }, unknown>('unindex terms', (db, _, p) => db.deleteFrom('contact_search_terms').where('contact_id', '=', p.id));
-const unindexRow = prepared<null, { id: number }, unknown>('unindex row', (db, _, p) => db.deleteFrom('contact_search').where('rowid', '=', p.id));
-const unindexWords = prepared<null, { id: number }, unknown>('unindex words', (db, _, p) => db.deleteFrom('contact_words').where('rowid', '=', p.id));
-
-export async function reindexSearch(db: Db, contact: SearchSource) {
-  const [emails, phones] = await Promise.all([emailsToIndex(db, null, { id: contact.id }), phonesToIndex(db, null, { id: contact.id })]);
-  await unindexTerms(db, null, { id: contact.id });
-  await unindexRow(db, null, { id: contact.id });
-  await unindexWords(db, null, { id: contact.id });
-  await insertSearchTerms(db, contact, emails.map((e) => e.email_lc), phones.map((p) => p.phone_number));
-}
-
-/** A contact's phones or e-mails gained one entry and nothing else searched changed: what it holds now, and what came. */
-export type SearchAddition = { kind: 'phones' | 'emails'; all: string[]; added: string[] };
-
-/**
- * Indexes a contact again after an entry was added (a phone or an e-mail address): its full-text row is written
- * again from what it holds, but its terms only gain the new entry's, as none of them went away.
+/*
+ * Prepared, with the contacts and rows as JSON parameters (json_each), so each statement has one shape however many
+ * contacts it takes: building them with Kysely for every write had cost more than SQLite took to run them.
  */
-export async function indexAddition(db: Db, contact: SearchSource, addition: SearchAddition) {
-  const others = addition.kind === 'phones'
-    ? (await emailsToIndex(db, null, { id: contact.id })).map((e) => e.email_lc)
-    : (await phonesToIndex(db, null, { id: contact.id })).map((p) => p.phone_number);
-  const [emails, phones] = addition.kind === 'phones' ? [others, addition.all] : [addition.all.map((e) => e.toLowerCase()), others];
-  await unindexRow(db, null, { id: contact.id });
-  await insertSearchRow(db, null, { rowid: contact.id, names: namesOf(contact), emails: emails.join(' '), phones: phones.join(' ') });
-  await unindexWords(db, null, { id: contact.id });
-  await insertWords(db, contact, emails, phones);
-  const [addedEmails, addedPhones] = addition.kind === 'phones' ? [[], addition.added] : [addition.added, []];
-  const terms = termsOf(contact, addedEmails, addedPhones);
-  if (terms.length) await insertTerms(db, null, { orgId: contact.org_id, contactId: contact.id, terms });
-}
+type Ids = { ids: string };
+const inIds = (p: { ids: unknown }) => sql<number>`(select value from json_each(${p.ids}))`;
+const indexedRows = prepared<null, Ids, IndexedRow>('rows to index', (db, _, p) =>
+  db.selectFrom('contacts').where('contacts.id', 'in', inIds(p)).select((eb) => [
+    'contacts.id', 'contacts.org_id', 'contacts.owner_id', 'contacts.first_name', 'contacts.last_name', 'contacts.trashed', 'contacts.archived',
+    eb.selectFrom('contact_emails').select(sql<string>`json_group_array(email_lc)`.as('e')).whereRef('contact_emails.contact_id', '=', 'contacts.id').as('emails'),
+    eb.selectFrom('contact_phones').select(sql<string>`json_group_array(phone_number)`.as('p')).whereRef('contact_phones.contact_id', '=', 'contacts.id').as('phones'),
+  ]));
+const unindexTerms = prepared<null, Ids, unknown>('unindex terms', (db, _, p) => db.deleteFrom('contact_search_terms').where('contact_id', 'in', inIds(p)));
+const unindexTrigrams = prepared<null, Ids, unknown>('unindex trigrams', (db, _, p) => db.deleteFrom('contact_search').where('rowid', 'in', inIds(p)));
+const unindexWords = prepared<null, Ids, unknown>('unindex words', (db, _, p) => db.deleteFrom('contact_words').where('rowid', 'in', inIds(p)));
 
-/** Takes contacts out of every index (the FTS tables have no foreign key to cascade from). */
-export async function unindex(db: Db, contactIds: number[]) {
-  if (!contactIds.length) return;
-  await db.deleteFrom('contact_search_terms').where('contact_id', 'in', contactIds).execute();
-  await db.deleteFrom('contact_search').where('rowid', 'in', contactIds).execute();
-  await db.deleteFrom('contact_words').where('rowid', 'in', contactIds).execute();
-}
+/** Rows as a JSON list of lists, one column each, in the order the statement names them. */
+type Rows = { rows: string };
+const column = (i: number) => sql.raw(`j.value ->> ${i}`);
+const insertTerms = prepared<null, Rows, unknown>('index terms', (db, _, p) =>
+  db.insertInto('contact_search_terms').columns(['org_id', 'term', 'contact_id'])
+    // `where true`: without it SQLite would read the upsert's ON as a join's (its documented ambiguity).
+    .expression(db.selectFrom(sql`json_each(${p.rows})`.as('j')).select([column(0).as('org_id'), column(1).as('term'), column(2).as('contact_id')]).where(sql<boolean>`true`))
+    .onConflict((oc) => oc.doNothing()));
+const insertTrigrams = prepared<null, Rows, unknown>('index trigrams', (db, _, p) =>
+  db.insertInto('contact_search').columns(['rowid', 'names', 'emails', 'phones'])
+    .expression(db.selectFrom(sql`json_each(${p.rows})`.as('j')).select([column(0).as('rowid'), column(1).as('names'), column(2).as('emails'), column(3).as('phones')])));
+const insertWords = prepared<null, Rows, unknown>('index words', (db, _, p) =>
+  db.insertInto('contact_words').columns(['rowid', 'words'])
+    .expression(db.selectFrom(sql`json_each(${p.rows})`.as('j')).select([column(0).as('rowid'), column(1).as('words')])));
 
-/** The most contacts `reindexContacts` takes in one statement (each id appears once in it). */
+const namesOf = (contact: Pick<Contact, 'first_name' | 'last_name'>) => `${contact.first_name} ${contact.last_name}`.trim();
+/** Only contacts in neither the trash nor the archive have a row in the word index (its searches are of those). */
+const inWordIndex = (contact: Pick<Contact, 'trashed' | 'archived'>) => !contact.trashed && !contact.archived;
+
+/** The most contacts `reindexContacts` takes at once. */
 export const REINDEX_CHUNK = 5_000;
 
-type IndexedRow = SearchSource & { emails: string | null; phones: string | null };
-
-const indexedRows = (db: Db, ids: number[]): Promise<IndexedRow[]> =>
-  db.selectFrom('contacts').where('id', 'in', ids)
-    .select((eb) => [
-      'id', 'org_id', 'owner_id', 'first_name', 'last_name', 'trashed', 'archived',
-      eb.selectFrom('contact_emails').select(sql<string>`group_concat(email_lc, ' ')`.as('e')).whereRef('contact_emails.contact_id', '=', 'contacts.id').as('emails'),
-      eb.selectFrom('contact_phones').select(sql<string>`group_concat(phone_number, ' ')`.as('p')).whereRef('contact_phones.contact_id', '=', 'contacts.id').as('phones'),
-    ])
-    .execute();
-
-async function insertChunked<T>(rows: T[], size: number, write: (chunk: T[]) => Promise<unknown>) {
-  for (let i = 0; i < rows.length; i += size) await write(rows.slice(i, i + size));
-}
-
 /**
- * Indexes some contacts again from what they hold now, set-based: a few statements for up to REINDEX_CHUNK contacts,
- * and a turn of the event loop between chunks (a member's 100,000 contacts transferred; db/chunks.ts).
- * - `words`: the word index only, for contacts whose owner or state changed (a transfer, the trash, the archive):
- *   its tokens carry them.
- * - `all`: every index, for new contacts whose indexing waited for the end of their transaction. FTS5 writes what it
- *   holds in memory out to a segment of its own at every savepoint, so a dial session that indexed each new contact
- *   inside the contact's savepoint wrote two tiny segments a contact (500 new contacts: about 10 MB of log).
+ * Indexes some contacts again from what their rows hold now (a contact that is gone leaves every index), a chunk of
+ * up to REINDEX_CHUNK contacts in a few statements, with a turn of the event loop between chunks (a member's 100,000
+ * contacts transferred; db/chunks.ts).
+ * - `all`: every index (a contact new or changed, or gone);
+ * - `words`: the word index only (its owner or state changed, which only the word index's tokens carry).
  */
 export async function reindexContacts(db: Db, contactIds: number[], which: 'all' | 'words') {
   for (let i = 0; i < contactIds.length; i += REINDEX_CHUNK) {
     if (i > 0) await nextTurn();
-    const ids = contactIds.slice(i, i + REINDEX_CHUNK);
-    const rows = await indexedRows(db, ids);
-    const emailsOf = (r: IndexedRow) => r.emails?.split(' ') ?? [];
-    const phonesOf = (r: IndexedRow) => r.phones?.split(' ') ?? [];
+    const ids = JSON.stringify(contactIds.slice(i, i + REINDEX_CHUNK));
+    const rows = (await indexedRows(db, null, { ids })).map((r) => ({ ...r, emails: JSON.parse(r.emails) as string[], phones: JSON.parse(r.phones) as string[] }));
     if (which === 'all') {
-      await db.deleteFrom('contact_search_terms').where('contact_id', 'in', ids).execute();
-      await db.deleteFrom('contact_search').where('rowid', 'in', ids).execute();
-      const terms = rows.flatMap((r) => termsOf(r, emailsOf(r), phonesOf(r)).map((term) => ({ org_id: r.org_id, term, contact_id: r.id })));
-      await insertChunked(terms, REINDEX_CHUNK, (chunk) => db.insertInto('contact_search_terms').values(chunk).onConflict((oc) => oc.doNothing()).execute());
-      await insertChunked(rows, REINDEX_CHUNK, (chunk) => db.insertInto('contact_search').values(chunk.map((r) => ({
-        rowid: r.id, names: namesOf(r), emails: r.emails ?? '', phones: r.phones ?? '',
-      }))).execute());
+      await unindexTerms(db, null, { ids });
+      await unindexTrigrams(db, null, { ids });
+      const terms = rows.flatMap((r) => termsOf(r, r.emails, r.phones).map((term) => [r.org_id, term, r.id]));
+      if (terms.length) await insertTerms(db, null, { rows: JSON.stringify(terms) });
+      if (rows.length) await insertTrigrams(db, null, { rows: JSON.stringify(rows.map((r) => [r.id, namesOf(r), r.emails.join(' '), r.phones.join(' ')])) });
     }
-    await db.deleteFrom('contact_words').where('rowid', 'in', ids).execute();
+    await unindexWords(db, null, { ids });
     const active = rows.filter(inWordIndex);
-    await insertChunked(active, REINDEX_CHUNK, (chunk) => db.insertInto('contact_words').values(chunk.map((r) => ({
-      rowid: r.id, words: wordTokens(r.owner_id, namesOf(r), emailsOf(r), phonesOf(r)),
-    }))).execute());
+    if (active.length) await insertWords(db, null, { rows: JSON.stringify(active.map((r) => [r.id, wordTokens(r.owner_id, namesOf(r), r.emails, r.phones)])) });
   }
+}
+
+const PENDING = {};
+
+/**
+ * Has contacts indexed again from their rows at the end of the write's group-commit batch (db/batch-end.ts), once for
+ * all the batch's writers and outside their savepoints: FTS5 writes out a segment at every savepoint, so indexing each
+ * writer's contacts in its savepoint had cost a segment per writer per index (a dial session creates each new contact
+ * in a savepoint of its own: two segments a contact). Reading the rows at the end also makes the indexes follow
+ * whatever the batch did last. Outside a batch (a script), at once.
+ */
+export function indexLater(tx: Db, contactIds: number[], which: 'all' | 'words'): Promise<void> {
+  const pending = forBatchEnd(tx, PENDING, () => {
+    const state = { all: new Set<number>(), words: new Set<number>() };
+    const run = async () => {
+      await reindexContacts(tx, [...state.all], 'all');
+      await reindexContacts(tx, [...state.words].filter((id) => !state.all.has(id)), 'words');
+    };
+    return { state, run };
+  });
+  if (!pending) return reindexContacts(tx, contactIds, which);
+  for (const id of contactIds) pending[which].add(id);
+  return Promise.resolve();
 }
 
 /** The ids of contacts an FTS5 query matches, as a subquery of the list query (the query bound as a parameter). */

@@ -115,13 +115,8 @@ export async function createContact(ctx: Context, auth: AuthContext, body: Creat
   return ctx.store.write((tx) => createContactIn(tx, auth, body));
 }
 
-/**
- * Creates a contact, or updates or skips its duplicate by the contract's rules, in the caller's transaction.
- * `indexLater`: a new contact's id goes there instead of into the search indexes, and the caller indexes them all
- * (`indexNewContacts`) before its transaction ends: a caller that creates each contact in a savepoint of its own (a
- * dial session) would otherwise have FTS5 write a segment per contact.
- */
-export async function createContactIn(tx: Db, auth: AuthContext, body: CreateContactBody, indexLater?: number[]): Promise<CreateResult & { id: number }> {
+/** Creates a contact, or updates or skips its duplicate by the contract's rules, in the caller's transaction. */
+export async function createContactIn(tx: Db, auth: AuthContext, body: CreateContactBody): Promise<CreateResult & { id: number }> {
   // Checked inside the transaction: a folder or owner deleted meanwhile cannot slip past them.
   const owner = body.owner_id !== undefined || body.owner_username
     ? await memberInScope(tx, auth.scope, body.owner_id !== undefined ? 'owner_id' : 'owner_username', { id: body.owner_id, username: body.owner_username })
@@ -143,9 +138,7 @@ export async function createContactIn(tx: Db, auth: AuthContext, body: CreateCon
   });
   await writeDetails(tx, { contact, body, at, isNew: true });
   await addNote(tx, contact.id, body.notes, auth.member.id, at);
-  const phones = [contact.phone, ...(body.additional_phone ?? []).map((p) => phoneDigits(p.number))].filter(Boolean);
-  if (indexLater) indexLater.push(contact.id);
-  else await indexNewContact(tx, contact, contact.email ? [contact.email] : [], phones);
+  await indexNewContact(tx, contact);
   await recordChange(tx, {
     contactIds: [contact.id], memberId: auth.member.id, at, activity: ActivityType.created, text: 'Contact created',
     audit: [{ action: 'create', dataType: 'contact', new: String(contact.id) }],

@@ -11,7 +11,6 @@ import { ApiError, badRequest, Codes, type DebugCode } from '../../lib/errors.js
 import { addSeconds, now } from '../../lib/time.js';
 import { parse } from '../../lib/validate.js';
 import { createContactIn } from '../contacts/contacts.service.js';
-import { indexNewContacts } from '../contacts/contact-rows.repository.js';
 import { findVisibleContacts } from '../contacts/contacts.repository.js';
 import { settingsOf } from '../dial-settings/dial-settings.repository.js';
 import * as repo from './dial-sessions.repository.js';
@@ -110,27 +109,23 @@ async function resolveEntries(tx: Db, auth: AuthContext, entries: Entry[], error
   const named = entries.flatMap((e) => ('contactId' in e ? [e.contactId] : []));
   const visible = new Set((await findVisibleContacts(tx, auth.scope, named)).map((c) => c.id));
   const ids: number[] = [];
-  const created: number[] = [];
   for (const entry of entries) {
     if ('contactId' in entry) {
       if (visible.has(entry.contactId)) ids.push(entry.contactId);
       else errors.push({ index: entry.index, reason: `There is no contact ${entry.contactId}.` });
       continue;
     }
-    const outcome = await createOne(tx, auth, entry, created);
+    const outcome = await createOne(tx, auth, entry);
     if ('id' in outcome) ids.push(outcome.id);
     else errors.push({ index: entry.index, reason: outcome.reason });
   }
-  // The new contacts are indexed together, past their savepoints (a contact whose savepoint was rolled back is gone,
-  // and is left out).
-  await indexNewContacts(tx, created);
   return ids;
 }
 
 /** One contact in its own savepoint: a refusal (a duplicate outside the team) leaves nothing of it behind. */
-async function createOne(tx: Db, auth: AuthContext, entry: Extract<Entry, { body: unknown }>, created: number[]): Promise<{ id: number } | { reason: string }> {
+async function createOne(tx: Db, auth: AuthContext, entry: Extract<Entry, { body: unknown }>): Promise<{ id: number } | { reason: string }> {
   try {
-    return await withSavepoint(tx, async (inner) => ({ id: (await createContactIn(inner, auth, entry.body, created)).id }));
+    return await withSavepoint(tx, async (inner) => ({ id: (await createContactIn(inner, auth, entry.body)).id }));
   } catch (error) {
     if (error instanceof ApiError && error.status < 500) return { reason: reasonsOf(error) };
     throw error;
