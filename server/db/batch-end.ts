@@ -29,8 +29,9 @@ export function dropBatch(conn: object): void {
 
 /**
  * The state a kind of work (`key`) keeps for the end of the batch `tx` belongs to: `make` is called for the batch's
- * first writer that asks, and its `run` goes at the batch's end. Undefined when `tx` is not a batch's transaction
- * (a migration, a script): the caller does its work at once.
+ * first writer that asks, and its `run` goes at the batch's end. A writer rolled back to its savepoint has still left
+ * what it left: the work must be right whatever the writers did (the search indexes are read again from the rows).
+ * Undefined when `tx` is not a batch's transaction (a migration, a script): the caller does its work at once.
  */
 export function forBatchEnd<S>(tx: object, key: object, make: () => { state: S; run: () => Promise<void> }): S | undefined {
   const pending = batches.get(tx);
