@@ -63,14 +63,14 @@ async function settle<R extends Row & E, E>(tx: Db, kind: PointKind<R, E>, conta
 
 const replaced = <R extends Row>(rows: R[], row: R) => rows.map((r) => (r.id === row.id ? { ...row, is_primary: r.is_primary } : r));
 
-type Outcome = { audit: AuditEntry[]; text?: string; id?: number };
+type Outcome = { audit: AuditEntry[]; text?: string; id?: number; added?: Row };
 
 /**
  * The change as the contact's history and row see it; the contact's column follows the primary entry, and its search
  * entries are written again.
  */
 function finish<R extends Row & E, E>(
-  kind: PointKind<R, E>, contact: Contact, settled: { rows: R[]; moved: boolean }, { audit, text, id }: Outcome,
+  kind: PointKind<R, E>, contact: Contact, settled: { rows: R[]; moved: boolean }, { audit, text, id, added }: Outcome,
 ): DetailChange<PointsResult<R>> {
   const column = kind.dataTypes.primary;
   const primary = settled.rows.find((r) => r.is_primary);
@@ -82,7 +82,9 @@ function finish<R extends Row & E, E>(
 
   return {
     result: { rows, row: rows.find((r) => r.id === id) }, audit, activity: kind.activity, text: text ?? activityText(kind, audit[0]),
-    columns: { [column]: value }, searchChanged: true,
+    columns: { [column]: value },
+    // An entry added and nothing else changed: the search terms only gain it.
+    ...(added && audit.length === 1 ? { searchAdded: true } : { searchChanged: true }),
   };
 }
 
@@ -132,7 +134,7 @@ export function addPoint<R extends Row & E, E>(ctx: Context, auth: AuthContext, 
     }
     const id = (same ?? added)!.id;
     const settled = await settle(tx, kind, contact.id, rows, primary ? id : undefined);
-    return finish(kind, contact, settled, { audit, id });
+    return finish(kind, contact, settled, { audit, id, added });
   });
 }
 

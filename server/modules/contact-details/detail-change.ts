@@ -20,6 +20,8 @@ export type DetailChange<T> = {
   detailKinds?: number;
   /** E-mail addresses or phone numbers changed: the search indexes follow. */
   searchChanged?: boolean;
+  /** Instead, one was only added: the search indexes follow, their terms only gaining it. */
+  searchAdded?: boolean;
 };
 
 /**
@@ -36,7 +38,7 @@ export function changeContactDetails<T>(
     const change = await work(tx, contact, at);
     if (change.audit.length) {
       await updateContactRow(tx, contact, {
-        changes: change.columns ?? {}, at, detailKinds: change.detailKinds, searchChanged: change.searchChanged,
+        changes: change.columns ?? {}, at, detailKinds: change.detailKinds, searchChanged: change.searchChanged, searchAdded: change.searchAdded,
       });
       await recordChange(tx, {
         contactIds: [contact.id], memberId: auth.member.id, at, activity: change.activity, text: change.text, audit: change.audit,

@@ -56,6 +56,8 @@ export type RowUpdate = {
   detailKinds?: number;
   /** Its names, e-mails or phones changed in their own tables: the search indexes follow. */
   searchChanged?: boolean;
+  /** Instead, phones or e-mail addresses were only added (none changed or went away): their terms are only added. */
+  searchAdded?: boolean;
 };
 
 const SEARCHED_COLUMNS = ['first_name', 'last_name', 'email', 'phone'] as const;
@@ -73,7 +75,9 @@ export async function updateContactRow(tx: Db, before: Contact, update: RowUpdat
     .set((eb) => ({ ...changes, ...(detailKinds && { detail_kinds: eb('detail_kinds', '|', detailKinds) }), version: nextVersion(eb), updated_at: at }))
     .where('id', '=', before.id).returningAll().executeTakeFirstOrThrow();
   if (COUNTED_COLUMNS.some((c) => before[c] !== updated[c])) await adjustCounts(tx, [before], [updated]);
-  if (update.searchChanged || SEARCHED_COLUMNS.some((c) => before[c] !== updated[c])) await indexLater(tx, [updated.id], 'all');
+  const columnsChanged = SEARCHED_COLUMNS.some((c) => before[c] !== updated[c]);
+  if (update.searchChanged || columnsChanged) await indexLater(tx, [updated.id], 'all');
+  else if (update.searchAdded) await indexLater(tx, [updated.id], 'added');
   else if (WORD_SCOPE_COLUMNS.some((c) => before[c] !== updated[c])) await indexLater(tx, [updated.id], 'words');
   return updated;
 }

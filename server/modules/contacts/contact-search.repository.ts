@@ -95,6 +95,9 @@ const namesOf = (contact: Pick<Contact, 'first_name' | 'last_name'>) => `${conta
 /** Only contacts in neither the trash nor the archive have a row in the word index (its searches are of those). */
 const inWordIndex = (contact: Pick<Contact, 'trashed' | 'archived'>) => !contact.trashed && !contact.archived;
 
+/** What of a contact's indexes to write again (`reindexContacts`). */
+export type Reindex = 'all' | 'added' | 'words';
+
 /** The most contacts `reindexContacts` takes at once. */
 export const REINDEX_CHUNK = 5_000;
 
@@ -103,15 +106,17 @@ export const REINDEX_CHUNK = 5_000;
  * up to REINDEX_CHUNK contacts in a few statements, with a turn of the event loop between chunks (a member's 100,000
  * contacts transferred; db/chunks.ts).
  * - `all`: every index (a contact new or changed, or gone);
+ * - `added`: the same for contacts that only gained phones or e-mail addresses: their prefix terms only gain the new
+ *   entries' (none went away), so the terms they hold are not deleted and written again;
  * - `words`: the word index only (its owner or state changed, which only the word index's tokens carry).
  */
-export async function reindexContacts(db: Db, contactIds: number[], which: 'all' | 'words') {
+export async function reindexContacts(db: Db, contactIds: number[], which: Reindex) {
   for (let i = 0; i < contactIds.length; i += REINDEX_CHUNK) {
     if (i > 0) await nextTurn();
     const ids = JSON.stringify(contactIds.slice(i, i + REINDEX_CHUNK));
     const rows = (await indexedRows(db, null, { ids })).map((r) => ({ ...r, emails: JSON.parse(r.emails) as string[], phones: JSON.parse(r.phones) as string[] }));
-    if (which === 'all') {
-      await unindexTerms(db, null, { ids });
+    if (which !== 'words') {
+      if (which === 'all') await unindexTerms(db, null, { ids });
       await unindexTrigrams(db, null, { ids });
       const terms = rows.flatMap((r) => termsOf(r, r.emails, r.phones).map((term) => [r.org_id, term, r.id]));
       if (terms.length) await insertTerms(db, null, { rows: JSON.stringify(terms) });
@@ -132,12 +137,14 @@ const PENDING = {};
  * in a savepoint of its own: two segments a contact). Reading the rows at the end also makes the indexes follow
  * whatever the batch did last. Outside a batch (a script), at once.
  */
-export function indexLater(tx: Db, contactIds: number[], which: 'all' | 'words'): Promise<void> {
+export function indexLater(tx: Db, contactIds: number[], which: Reindex): Promise<void> {
   const pending = forBatchEnd(tx, PENDING, () => {
-    const state = { all: new Set<number>(), words: new Set<number>() };
+    const state: Record<Reindex, Set<number>> = { all: new Set(), added: new Set(), words: new Set() };
     const run = async () => {
+      // A contact asked for twice in one batch gets the most either asked for.
       await reindexContacts(tx, [...state.all], 'all');
-      await reindexContacts(tx, [...state.words].filter((id) => !state.all.has(id)), 'words');
+      await reindexContacts(tx, [...state.added].filter((id) => !state.all.has(id)), 'added');
+      await reindexContacts(tx, [...state.words].filter((id) => !state.all.has(id) && !state.added.has(id)), 'words');
     };
     return { state, run };
   });
