@@ -146,7 +146,7 @@ async function insertBatch(tx: Db, contacts: NewContact[]) {
   const phones = contacts.map((c, i) => ({ contact_id: c.id!, phone_number: c.phone!, type: [3, 1, 2][i % 3]!, is_primary: 1 }));
   await insertChunked((rows) => tx.insertInto('contact_phones').values(rows).execute(), phones, ROWS_PER_STATEMENT * 2);
   await insertChunked((rows) => tx.insertInto('contact_search_terms').values(rows).execute(), contacts.flatMap(searchTerms), ROWS_PER_STATEMENT * 4);
-  // The trigram index, as insertSearchTerms writes it: names, e-mail addresses lower-cased, phone digits.
+  // The trigram index, as reindexContacts writes it: names, e-mail addresses lower-cased, phone digits.
   const indexed = contacts.map((c) => ({
     rowid: c.id!, names: `${c.first_name} ${c.last_name}`.trim(), emails: c.email!.toLowerCase(), phones: c.phone!,
   }));
