@@ -134,37 +134,33 @@ const contactsPage = prepared<PageShape, ListParams & { limit: number; offset: n
 const contactsCount = prepared<ListShape, ListParams, { n: number }>('contacts count', (db, s, p) =>
   applyFilters(db.selectFrom('contacts'), s, p).select((eb) => eb.fn.countAll<number>().as('n')));
 
+/** The two full-text indexes a search reads its matches from, and the query each is given. */
+type SearchIndex = 'contact_search' | 'contact_words';
+type IndexShape = ListShape & { index: SearchIndex };
+const queryFor = (index: SearchIndex, p: Placeholders<ListParams>) => (index === 'contact_words' ? p.wordsMatch : p.searchMatch);
+
 /**
  * A search's matches as the query's driving table: FTS5 answers their rowids (in descending order when asked), and each
- * is looked up by primary key and checked against the scope and the other filters.
+ * is looked up by primary key and checked against the scope and the other filters (the word index holds only the
+ * scope's owners' contacts outside the trash and the archive, and the check makes the page right even if a row were not).
  */
-const fromMatches = (db: Db, match: Placeholders<ListParams>['searchMatch']): ContactQuery =>
-  db.selectFrom('contact_search').innerJoin('contacts', 'contacts.id', 'contact_search.rowid')
-    .where(sql<boolean>`contact_search match ${match}`) as unknown as ContactQuery;
+const fromMatches = (db: Db, index: SearchIndex, match: Placeholders<ListParams>['searchMatch']): ContactQuery =>
+  db.selectFrom(index).innerJoin('contacts', 'contacts.id', `${index}.rowid`)
+    .where(sql<boolean>`${sql.table(index)} match ${match}`) as unknown as ContactQuery;
 
 /**
  * A search's page, newest first: read from its matches newest first, so a page costs about as many matches as it takes
  * to fill it, not every match (a common name matches tens of thousands of contacts of a million).
  */
-const searchPage = prepared<ListShape, ListParams & { limit: number; offset: number }, PageRow>('contacts search page', (db, s, p) =>
-  applyFilters(fromMatches(db, p.searchMatch), s, p, true).select(['contacts.id', 'contacts.version'])
-    .orderBy(sql`contact_search.rowid`, 'desc').limit(p.limit).offset(p.offset));
-
-/** The same of a search the word index answers. Its rows are those of the scope's owners outside the trash and the
- * archive, and the scope and filters are checked again on each contact, so the page is right even if a row were not. */
-const fromWordMatches = (db: Db, match: Placeholders<ListParams>['wordsMatch']): ContactQuery =>
-  db.selectFrom('contact_words').innerJoin('contacts', 'contacts.id', 'contact_words.rowid')
-    .where(sql<boolean>`contact_words match ${match}`) as unknown as ContactQuery;
-
-const wordsPage = prepared<ListShape, ListParams & { limit: number; offset: number }, PageRow>('contacts word search page', (db, s, p) =>
-  applyFilters(fromWordMatches(db, p.wordsMatch), s, p, true).select(['contacts.id', 'contacts.version'])
-    .orderBy(sql`contact_words.rowid`, 'desc').limit(p.limit).offset(p.offset));
+const searchPage = prepared<IndexShape, ListParams & { limit: number; offset: number }, PageRow>('contacts search page', (db, s, p) =>
+  applyFilters(fromMatches(db, s.index, queryFor(s.index, p)), s, p, true).select(['contacts.id', 'contacts.version'])
+    .orderBy(sql.ref(`${s.index}.rowid`), 'desc').limit(p.limit).offset(p.offset));
 
 /** A search's total is counted up to this many matches; past it, total_results says this many (docs/api.md). */
 export const SEARCH_COUNT_LIMIT = 10_000;
 
-const searchCount = prepared<ListShape, ListParams, { n: number }>('contacts search count', (db, s, p) =>
-  db.selectFrom(applyFilters(fromMatches(db, p.searchMatch), s, p, true).select(sql.lit(1).as('one')).limit(fixedLimit(SEARCH_COUNT_LIMIT)).as('m'))
+const searchCount = prepared<IndexShape, ListParams, { n: number }>('contacts search count', (db, s, p) =>
+  db.selectFrom(applyFilters(fromMatches(db, s.index, queryFor(s.index, p)), s, p, true).select(sql.lit(1).as('one')).limit(fixedLimit(SEARCH_COUNT_LIMIT)).as('m'))
     .select((eb) => eb.fn.countAll<number>().as('n')));
 
 /**
@@ -174,11 +170,6 @@ const searchCount = prepared<ListShape, ListParams, { n: number }>('contacts sea
 const wordsCount = prepared<null, { wordsMatch: string }, { n: number }>('contacts word search count', (db, _, p) =>
   db.selectFrom(db.selectFrom('contact_words').select(sql.lit(1).as('one')).where(sql<boolean>`contact_words match ${p.wordsMatch}`)
     .limit(fixedLimit(SEARCH_COUNT_LIMIT)).as('m'))
-    .select((eb) => eb.fn.countAll<number>().as('n')));
-
-/** With other filters, each match is checked against them. */
-const wordsFilteredCount = prepared<ListShape, ListParams, { n: number }>('contacts word search filtered count', (db, s, p) =>
-  db.selectFrom(applyFilters(fromWordMatches(db, p.wordsMatch), s, p, true).select(sql.lit(1).as('one')).limit(fixedLimit(SEARCH_COUNT_LIMIT)).as('m'))
     .select((eb) => eb.fn.countAll<number>().as('n')));
 
 const WORDS_ONLY = new Set<string>(['orgId', 'memberIds', 'wordsMatch'] satisfies (keyof ListParams)[]);
@@ -253,9 +244,8 @@ export async function listContacts(db: Db, scope: Scope, q: ListContactsQuery) {
   const page = { ...shape, sort: q.sort_by, direction: q.sort_order === 'ASC' ? 'asc' : 'desc' } as const;
   const window = { limit: q.page_size, offset: (q.page - 1) * q.page_size };
   const newest = q.sort_by === 'date_added' && page.direction === 'desc';
-  const rows = await (newest && params.wordsMatch ? wordsPage(db, shape, { ...params, ...window })
-    : newest && params.searchMatch ? searchPage(db, shape, { ...params, ...window })
-    : contactsPage(db, page, { ...params, ...window }));
+  const index = searchIndexOf(params);
+  const rows = await (newest && index ? searchPage(db, { ...shape, index }, { ...params, ...window }) : contactsPage(db, page, { ...params, ...window }));
   // A page that is not full ends the list: its total is known without counting (a search for a number or an address
   // matched its one contact twice over, once for the page and once for the count).
   if (rows.length < window.limit && (rows.length > 0 || window.offset === 0)) return { rows, total: window.offset + rows.length };
@@ -263,13 +253,15 @@ export async function listContacts(db: Db, scope: Scope, q: ListContactsQuery) {
   return { rows, total: Number(count[0]?.n ?? 0) };
 }
 
+/** Which full-text index a list's search reads its matches from, if it reads one. */
+const searchIndexOf = (params: ListParams): SearchIndex | undefined =>
+  params.wordsMatch ? 'contact_words' : params.searchMatch ? 'contact_search' : undefined;
+
 /** A list's total: a sum of kept counts when its filters allow, a search's matches up to SEARCH_COUNT_LIMIT, else a count. */
 function totalOf(db: Db, shape: ListShape, params: ListParams) {
-  const { wordsMatch: words } = params;
-  if (words) {
-    return Object.keys(params).every((name) => WORDS_ONLY.has(name)) ? wordsCount(db, null, { wordsMatch: words }) : wordsFilteredCount(db, shape, params);
-  }
-  if (params.searchMatch) return searchCount(db, shape, params);
+  const index = searchIndexOf(params);
+  if (index === 'contact_words' && Object.keys(params).every((name) => WORDS_ONLY.has(name))) return wordsCount(db, null, { wordsMatch: params.wordsMatch! });
+  if (index) return searchCount(db, { ...shape, index }, params);
   return isCounted(params) ? countedTotal(db, shape, params) : contactsCount(db, shape, params);
 }
 
