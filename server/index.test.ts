@@ -27,11 +27,18 @@ async function waitForHealth(url: string) {
 
 beforeAll(async () => {
   server = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], { env: { ...env, PORT: String(PORT), WORKERS: '2' } });
-  server.stdout?.on('data', (d) => (output += d));
-  server.stderr?.on('data', (d) => (output += d));
+  // The banner comes once every worker listens. Waiting for it rather than for a number of polls: on a loaded machine
+  // (a clean clone compiling the server in three processes beside the rest of the suite) starting took over 20 s once.
+  await new Promise<void>((resolve, reject) => {
+    const take = (d: Buffer) => {
+      output += d;
+      if (output.includes('Ringbook is running')) resolve();
+    };
+    server.stdout?.on('data', take);
+    server.stderr?.on('data', take);
+    server.once('exit', (code) => reject(new Error(`the server exited (${code}) before listening:\n${output}`)));
+  });
   await waitForHealth(`http://127.0.0.1:${PORT}/healthz`);
-  // The first worker answers before the others listen; the banner comes once they all do.
-  for (let i = 0; i < 200 && !output.includes('Ringbook is running'); i++) await new Promise((r) => setTimeout(r, 100));
 });
 afterAll(() => {
   server.kill('SIGKILL');
