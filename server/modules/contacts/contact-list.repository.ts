@@ -7,7 +7,7 @@ import { type Placeholders, prepared } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
 import { now } from '../../lib/time.js';
 import type { PageRow } from './contact-records.repository.js';
-import { matchingIds, matchingWordIds, prefixEnd, searchMatch, searchTerms } from './contact-search.repository.js';
+import { indexedTexts, matchingIds, prefixEnd, type SearchIndex, searchMatch, searchTerms } from './contact-search.repository.js';
 import { holdsWords, type WordsQuery, wordsQuery } from './contact-words.js';
 import { type ContactQuery, inScope, type ScopeParams, scopeParams } from './contacts.repository.js';
 
@@ -60,15 +60,17 @@ function listPlan(scope: Scope, q: ListContactsQuery): ListPlan {
   let candidates: WordsQuery | undefined;
   if (q.search) {
     const words = wordScope(scope, q) ? wordsQuery(q.search, scope.memberIds) : undefined;
-    const match = words && !words.verify.length ? undefined : searchMatch(q.search);
     if (words && !words.verify.length) params.wordsMatch = words.match;
-    else if (match) {
-      params.searchMatch = match;
-      // The trigram index has the exact answer; the word index's candidates are tried first (`checkedCandidates`).
-      if (words) candidates = words;
-    } else {
-      params.termStarts = searchTerms(q.search);
-      params.termEnds = params.termStarts.map(prefixEnd);
+    else {
+      const match = searchMatch(q.search);
+      if (match) {
+        params.searchMatch = match;
+        // The trigram index has the exact answer; the word index's candidates are tried first (`checkedCandidates`).
+        candidates = words;
+      } else {
+        params.termStarts = searchTerms(q.search);
+        params.termEnds = params.termStarts.map(prefixEnd);
+      }
     }
   }
   // Without include_new an updated_from search is about changes to contacts that already existed.
@@ -102,8 +104,8 @@ function applyFilters(query: ContactQuery, s: ListShape, p: Placeholders<ListPar
   if (p.createdFrom) x = x.where('contacts.created_at', '>=', p.createdFrom);
   if (p.createdTo) x = x.where('contacts.created_at', '<=', p.createdTo);
   const { email, tagId, searchMatch: match, wordsMatch: words, termStarts, termEnds, matchIds } = p;
-  if (match && !matched) x = x.where('contacts.id', 'in', (eb: Eb) => matchingIds(eb, match));
-  if (words && !matched) x = x.where('contacts.id', 'in', (eb: Eb) => matchingWordIds(eb, words));
+  if (match && !matched) x = x.where('contacts.id', 'in', (eb: Eb) => matchingIds(eb, 'contact_search', match));
+  if (words && !matched) x = x.where('contacts.id', 'in', (eb: Eb) => matchingIds(eb, 'contact_words', words));
   // SQLite's json_each reads the list as one parameter, so the statement has one shape however many ids there are
   // (PostgreSQL: = ANY of an array parameter).
   if (matchIds) x = x.where('contacts.id', 'in', sql<number>`(select value from json_each(${matchIds}))`);
@@ -134,8 +136,7 @@ const contactsPage = prepared<PageShape, ListParams & { limit: number; offset: n
 const contactsCount = prepared<ListShape, ListParams, { n: number }>('contacts count', (db, s, p) =>
   applyFilters(db.selectFrom('contacts'), s, p).select((eb) => eb.fn.countAll<number>().as('n')));
 
-/** The two full-text indexes a search reads its matches from, and the query each is given. */
-type SearchIndex = 'contact_search' | 'contact_words';
+/** A search statement's shape names the index it reads, and each index is given its own query. */
 type IndexShape = ListShape & { index: SearchIndex };
 const queryFor = (index: SearchIndex, p: Placeholders<ListParams>) => (index === 'contact_words' ? p.wordsMatch : p.searchMatch);
 
@@ -192,8 +193,9 @@ const countedTotal = prepared<ListShape, CountedParams, { n: number | null }>('c
 /** A search matching at most this many contacts (in every organisation) is read from the index in its own order. */
 export const FEW_MATCHES = 200;
 
-const firstMatches = prepared<null, { match: string }, { id: number }>('first search matches', (db, _, p) =>
-  db.selectFrom('contact_search').select(sql<number>`rowid`.as('id')).where(sql<boolean>`contact_search match ${p.match}`)
+/** The first matches of an index in its own (rowid) order, one more than FEW_MATCHES at most. */
+const firstMatches = prepared<SearchIndex, { match: string }, { id: number }>('first search matches', (db, index, p) =>
+  db.selectFrom(index).select(sql<number>`rowid`.as('id')).where(sql<boolean>`${sql.table(index)} match ${p.match}`)
     .limit(fixedLimit(FEW_MATCHES + 1)));
 
 /**
@@ -204,22 +206,11 @@ const firstMatches = prepared<null, { match: string }, { id: number }>('first se
  */
 async function fewMatches(db: Db, params: ListParams): Promise<ListParams> {
   if (!params.searchMatch) return params;
-  const ids = await firstMatches(db, null, { match: params.searchMatch });
+  const ids = await firstMatches(db, 'contact_search', { match: params.searchMatch });
   if (ids.length > FEW_MATCHES) return params;
   const { searchMatch: _, ...rest } = params;
   return { ...rest, matchIds: JSON.stringify(ids.map((r) => r.id)) };
 }
-
-const firstWordMatches = prepared<null, { match: string }, { id: number }>('first word matches', (db, _, p) =>
-  db.selectFrom('contact_words').select(sql<number>`rowid`.as('id')).where(sql<boolean>`contact_words match ${p.match}`)
-    .limit(fixedLimit(FEW_MATCHES + 1)));
-
-/** What the trigram index holds of some contacts: their names, and their e-mail addresses as a JSON list. */
-const searchedTexts = prepared<null, { ids: string }, { id: number; names: string; emails: string }>('searched texts', (db, _, p) =>
-  db.selectFrom('contacts').where('contacts.id', 'in', sql<number>`(select value from json_each(${p.ids}))`).select((eb) => [
-    'contacts.id', sql<string>`trim(contacts.first_name || ' ' || contacts.last_name)`.as('names'),
-    eb.selectFrom('contact_emails').select(sql<string>`json_group_array(email_lc)`.as('e')).whereRef('contact_emails.contact_id', '=', 'contacts.id').as('emails'),
-  ]));
 
 /**
  * A search with punctuation in a word ("ethan.murphy.12", an address pasted whole) by a scope the word index answers:
@@ -228,10 +219,10 @@ const searchedTexts = prepared<null, { ids: string }, { id: number; names: strin
  * trigrams at a million contacts, 0.1 ms this way). Many candidates: the trigram index answers.
  */
 async function checkedCandidates(db: Db, plan: ListPlan & { candidates: WordsQuery }): Promise<ListParams> {
-  const ids = await firstWordMatches(db, null, { match: plan.candidates.match });
+  const ids = await firstMatches(db, 'contact_words', { match: plan.candidates.match });
   if (ids.length > FEW_MATCHES) return fewMatches(db, plan.params);
-  const texts = ids.length ? await searchedTexts(db, null, { ids: JSON.stringify(ids.map((r) => r.id)) }) : [];
-  const held = texts.filter((t) => holdsWords(t.names, JSON.parse(t.emails ?? '[]') as string[], plan.candidates.verify));
+  const texts = ids.length ? await indexedTexts(db, ids.map((r) => r.id)) : [];
+  const held = texts.filter((t) => holdsWords(t.names, t.emails, plan.candidates.verify));
   const { searchMatch: _, ...rest } = plan.params;
   return { ...rest, matchIds: JSON.stringify(held.map((t) => t.id)) };
 }

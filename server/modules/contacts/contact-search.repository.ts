@@ -30,21 +30,29 @@ export function searchTerms(query: string): string[] {
 const PHONE_WORD = /^[\d().+-]*\d[\d().+-]*$/;
 const quoted = (word: string) => `"${word.replaceAll('"', '""')}"`;
 
+/** A word of a search as both full-text indexes read it: a number's digits, or text, lower-cased. */
+export type SearchWord = { kind: 'number'; digits: string } | { kind: 'text'; text: string };
+
 /**
- * The FTS5 query for a search, every word required in any order: a word of digits (and phone punctuation) matches a
- * run of a phone number, with an 11-digit number's leading 1 dropped; any other word, a part of a name or e-mail.
- * Undefined when a word is shorter than three characters: that search takes the prefix index.
+ * A search's words: a query that is all phone characters is one number, however it is spaced ("(214) 999 7486"); a word
+ * of digits and phone punctuation is a number, with an 11-digit number's leading 1 dropped; any other word is text.
+ */
+export function searchWords(query: string): SearchWord[] {
+  const joined = /^[\d\s().+-]+$/.test(query) ? query.replace(/\s+/g, '') : query;
+  return joined.toLowerCase().split(/\s+/).filter(Boolean).map((word): SearchWord => (PHONE_WORD.test(word)
+    ? { kind: 'number', digits: word.replace(/\D/g, '').replace(/^1(?=\d{10}$)/, '') }
+    : { kind: 'text', text: word }));
+}
+
+/**
+ * The trigram index's query for a search, every word required in any order: a number matches a run of a phone number;
+ * text, a part of a name or e-mail. Undefined when a word is shorter than three characters: that search takes the
+ * prefix index.
  */
 export function searchMatch(query: string): string | undefined {
-  // A query that is all phone characters is one number, however it is spaced: "(214) 999 7486".
-  const joined = /^[\d\s().+-]+$/.test(query) ? query.replace(/\s+/g, '') : query;
-  const words = joined.toLowerCase().split(/\s+/).filter(Boolean);
-  const parts = words.map((word) => {
-    if (PHONE_WORD.test(word)) {
-      const digits = word.replace(/\D/g, '').replace(/^1(?=\d{10}$)/, '');
-      return digits.length >= 3 ? `phones : ${quoted(digits)}` : undefined;
-    }
-    return [...word].length >= 3 ? `{names emails} : ${quoted(word)}` : undefined;
+  const parts = searchWords(query).map((word) => {
+    if (word.kind === 'number') return word.digits.length >= 3 ? `phones : ${quoted(word.digits)}` : undefined;
+    return [...word.text].length >= 3 ? `{names emails} : ${quoted(word.text)}` : undefined;
   });
   return parts.length && parts.every(Boolean) ? parts.join(' AND ') : undefined;
 }
@@ -72,6 +80,15 @@ const indexedRows = prepared<null, Ids, IndexedRow>('rows to index', (db, _, p) 
     eb.selectFrom('contact_emails').select(sql<string>`json_group_array(email_lc)`.as('e')).whereRef('contact_emails.contact_id', '=', 'contacts.id').as('emails'),
     eb.selectFrom('contact_phones').select(sql<string>`json_group_array(phone_number)`.as('p')).whereRef('contact_phones.contact_id', '=', 'contacts.id').as('phones'),
   ]));
+/** A contact's names as the indexes hold them. */
+const namesOf = (contact: Pick<Contact, 'first_name' | 'last_name'>) => `${contact.first_name} ${contact.last_name}`.trim();
+
+/** What the indexes hold of some contacts, read from their rows (a contact that is gone is left out). */
+export async function indexedTexts(db: Db, contactIds: number[]) {
+  const rows = await indexedRows(db, null, { ids: JSON.stringify(contactIds) });
+  return rows.map((r) => ({ ...r, names: namesOf(r), emails: JSON.parse(r.emails) as string[], phones: JSON.parse(r.phones) as string[] }));
+}
+
 const unindexTerms = prepared<null, Ids, unknown>('unindex terms', (db, _, p) => db.deleteFrom('contact_search_terms').where('contact_id', 'in', inIds(p)));
 const unindexTrigrams = prepared<null, Ids, unknown>('unindex trigrams', (db, _, p) => db.deleteFrom('contact_search').where('rowid', 'in', inIds(p)));
 const unindexWords = prepared<null, Ids, unknown>('unindex words', (db, _, p) => db.deleteFrom('contact_words').where('rowid', 'in', inIds(p)));
@@ -91,7 +108,6 @@ const insertWords = prepared<null, Rows, unknown>('index words', (db, _, p) =>
   db.insertInto('contact_words').columns(['rowid', 'words'])
     .expression(db.selectFrom(sql`json_each(${p.rows})`.as('j')).select([column(0).as('rowid'), column(1).as('words')])));
 
-const namesOf = (contact: Pick<Contact, 'first_name' | 'last_name'>) => `${contact.first_name} ${contact.last_name}`.trim();
 /** Only contacts in neither the trash nor the archive have a row in the word index (its searches are of those). */
 const inWordIndex = (contact: Pick<Contact, 'trashed' | 'archived'>) => !contact.trashed && !contact.archived;
 
@@ -113,18 +129,19 @@ export const REINDEX_CHUNK = 5_000;
 export async function reindexContacts(db: Db, contactIds: number[], which: Reindex) {
   for (let i = 0; i < contactIds.length; i += REINDEX_CHUNK) {
     if (i > 0) await nextTurn();
-    const ids = JSON.stringify(contactIds.slice(i, i + REINDEX_CHUNK));
-    const rows = (await indexedRows(db, null, { ids })).map((r) => ({ ...r, emails: JSON.parse(r.emails) as string[], phones: JSON.parse(r.phones) as string[] }));
+    const chunk = contactIds.slice(i, i + REINDEX_CHUNK);
+    const ids = JSON.stringify(chunk);
+    const rows = await indexedTexts(db, chunk);
     if (which !== 'words') {
       if (which === 'all') await unindexTerms(db, null, { ids });
       await unindexTrigrams(db, null, { ids });
       const terms = rows.flatMap((r) => termsOf(r, r.emails, r.phones).map((term) => [r.org_id, term, r.id]));
       if (terms.length) await insertTerms(db, null, { rows: JSON.stringify(terms) });
-      if (rows.length) await insertTrigrams(db, null, { rows: JSON.stringify(rows.map((r) => [r.id, namesOf(r), r.emails.join(' '), r.phones.join(' ')])) });
+      if (rows.length) await insertTrigrams(db, null, { rows: JSON.stringify(rows.map((r) => [r.id, r.names, r.emails.join(' '), r.phones.join(' ')])) });
     }
     await unindexWords(db, null, { ids });
     const active = rows.filter(inWordIndex);
-    if (active.length) await insertWords(db, null, { rows: JSON.stringify(active.map((r) => [r.id, wordTokens(r.owner_id, namesOf(r), r.emails, r.phones)])) });
+    if (active.length) await insertWords(db, null, { rows: JSON.stringify(active.map((r) => [r.id, wordTokens(r.owner_id, r.names, r.emails, r.phones)])) });
   }
 }
 
@@ -153,10 +170,9 @@ export function indexLater(tx: Db, contactIds: number[], which: Reindex): Promis
   return Promise.resolve();
 }
 
-/** The ids of contacts an FTS5 query matches, as a subquery of the list query (the query bound as a parameter). */
-export const matchingIds = (eb: ExpressionBuilder<Database, 'contacts'>, match: Expression<string>) =>
-  eb.selectFrom('contact_search').select('contact_search.rowid').where(sql<boolean>`contact_search match ${match}`);
+/** The two full-text indexes a search reads its matches from: the trigram index and the word index. */
+export type SearchIndex = 'contact_search' | 'contact_words';
 
-/** The same of the word index's query (`wordsMatch`). */
-export const matchingWordIds = (eb: ExpressionBuilder<Database, 'contacts'>, match: Expression<string>) =>
-  eb.selectFrom('contact_words').select('contact_words.rowid').where(sql<boolean>`contact_words match ${match}`);
+/** The ids of contacts an FTS5 query of one of the indexes matches, as a subquery of the list query (the query bound as a parameter). */
+export const matchingIds = (eb: ExpressionBuilder<Database, 'contacts'>, index: SearchIndex, match: Expression<string>) =>
+  eb.selectFrom(index).select(sql<number>`rowid`.as('rowid')).where(sql<boolean>`${sql.table(index)} match ${match}`);

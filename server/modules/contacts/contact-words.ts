@@ -20,9 +20,7 @@
  */
 
 import { SUFFIX_MIN, WORD, WORD_TOKEN_MAX, wordMark } from '../../db/word-tokens.js';
-
-/** A word of phone characters (digits and their punctuation) is a run of a number, as in the trigram index. */
-const PHONE_WORD = /^[\d().+-]*\d[\d().+-]*$/;
+import { searchWords } from './contact-search.repository.js';
 
 /** The word index's query for a search, and the words with punctuation in it that each match must be checked for. */
 export type WordsQuery = { match: string; verify: string[] };
@@ -30,8 +28,7 @@ export type WordsQuery = { match: string; verify: string[] };
 /**
  * The word index's query for a search by some owners' contacts, every word required in any order; undefined when the
  * index cannot answer it (a word of one or two characters, a word longer than a token): the caller then asks the
- * trigram index. The same words as the trigram index's query (`searchMatch`): a query of phone characters is one number
- * however it is spaced, an 11-digit number loses its leading 1.
+ * trigram index. The same words as the trigram index's query (`searchWords`).
  *
  * A word with punctuation in it ("ethan.murphy", "o'brien") may match across a word's edge, which the index does not
  * see: its words of three characters or more are required (every match has them), and the word comes back in `verify`,
@@ -39,8 +36,6 @@ export type WordsQuery = { match: string; verify: string[] };
  */
 export function wordsQuery(query: string, ownerIds: readonly number[]): WordsQuery | undefined {
   if (!ownerIds.length) return undefined;
-  const joined = /^[\d\s().+-]+$/.test(query) ? query.replace(/\s+/g, '') : query;
-  const words = joined.toLowerCase().split(/\s+/).filter(Boolean);
   const clauses: string[] = [];
   const verify: string[] = [];
   const clause = (kind: 'w' | 'p', text: string) => {
@@ -48,16 +43,15 @@ export function wordsQuery(query: string, ownerIds: readonly number[]): WordsQue
     const prefixes = ownerIds.map((ownerId) => `"${wordMark(ownerId, kind)}${text}"*`);
     clauses.push(prefixes.length === 1 ? prefixes[0]! : `(${prefixes.join(' OR ')})`);
   };
-  for (const word of words) {
-    if (PHONE_WORD.test(word)) {
-      const digits = word.replace(/\D/g, '').replace(/^1(?=\d{10}$)/, '');
-      if (digits.length < SUFFIX_MIN || digits.length > WORD_TOKEN_MAX) return undefined;
-      clause('p', digits);
+  for (const word of searchWords(query)) {
+    if (word.kind === 'number') {
+      if (word.digits.length < SUFFIX_MIN || word.digits.length > WORD_TOKEN_MAX) return undefined;
+      clause('p', word.digits);
       continue;
     }
-    if ([...word].length < SUFFIX_MIN) return undefined;
-    const parts = word.match(WORD) ?? [];
-    if (parts[0] !== word) verify.push(word);
+    if ([...word.text].length < SUFFIX_MIN) return undefined;
+    const parts = word.text.match(WORD) ?? [];
+    if (parts[0] !== word.text) verify.push(word.text);
     for (const part of parts) {
       const length = [...part].length;
       if (length > WORD_TOKEN_MAX) return undefined;
@@ -65,12 +59,6 @@ export function wordsQuery(query: string, ownerIds: readonly number[]): WordsQue
     }
   }
   return clauses.length ? { match: clauses.join(' AND '), verify } : undefined;
-}
-
-/** The same, when no word needs checking: the index's answer is the search's (undefined otherwise). */
-export function wordsMatch(query: string, ownerIds: readonly number[]): string | undefined {
-  const words = wordsQuery(query, ownerIds);
-  return words && !words.verify.length ? words.match : undefined;
 }
 
 /** Whether a contact's names and e-mail addresses hold every word to check, as the trigram index would find them. */
