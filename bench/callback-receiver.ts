@@ -21,7 +21,8 @@ export type CallbackReceiver = {
   close(): Promise<void>;
 };
 
-type Reply = { type: 'listening'; port: number } | { type: 'counts'; counts: ArrivalCounts } | { type: 'arrivals'; arrivals: [string, number[]][] };
+type Reply =
+  { type: 'listening'; port: number } | { type: 'counts'; counts: ArrivalCounts } | { type: 'arrivals'; arrivals: [string, number[]][] };
 
 export async function startCallbackReceiver(): Promise<CallbackReceiver> {
   const child = fork(fileURLToPath(import.meta.url), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });

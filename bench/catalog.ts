@@ -5,21 +5,33 @@
  */
 import { runScenario, type Scenario, type ScenarioResult, startServer } from './http.js';
 
-export type CatalogResult = { holders: number; renameMs: number; deleteMs: number; renameStatus: number; deleteStatus: number; list: ScenarioResult };
+export type CatalogResult = {
+  holders: number;
+  renameMs: number;
+  deleteMs: number;
+  renameStatus: number;
+  deleteStatus: number;
+  list: ScenarioResult;
+};
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function timedCall(url: string, token: string, method: 'PUT' | 'DELETE', body?: object) {
   const started = performance.now();
   const res = await fetch(url, {
-    method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body && JSON.stringify(body),
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: body && JSON.stringify(body),
   });
   await res.arrayBuffer();
   return { ms: performance.now() - started, status: res.status };
 }
 
 export async function runCatalogScenarios(
-  dbFile: string, list: Scenario, vendorToken: string, tag: { id: number; holders: number },
+  dbFile: string,
+  list: Scenario,
+  vendorToken: string,
+  tag: { id: number; holders: number },
   opts: { duration: number; connections: number; warmup: number },
 ): Promise<CatalogResult> {
   const server = await startServer(dbFile);
@@ -31,7 +43,12 @@ export async function runCatalogScenarios(
     await sleep(2000);
     const removal = await timedCall(`${server.url}/rest/1/tags/${tag.id}`, vendorToken, 'DELETE');
     return {
-      holders: tag.holders, renameMs: rename.ms, deleteMs: removal.ms, renameStatus: rename.status, deleteStatus: removal.status, list: await listed,
+      holders: tag.holders,
+      renameMs: rename.ms,
+      deleteMs: removal.ms,
+      renameStatus: rename.status,
+      deleteStatus: removal.status,
+      list: await listed,
     };
   } finally {
     await server.stop();

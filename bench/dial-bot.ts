@@ -47,7 +47,10 @@ class Bot {
   private readonly done = new Set<number>();
   private readonly inFlight = new Set<Promise<unknown>>();
 
-  constructor(private readonly target: DialTarget, private readonly id: string) {}
+  constructor(
+    private readonly target: DialTarget,
+    private readonly id: string,
+  ) {}
 
   private headers(extra: Record<string, string> = {}) {
     return { authorization: `Bearer ${this.target.token}`, 'content-type': 'application/json', ...extra };
@@ -55,7 +58,9 @@ class Bot {
 
   private async post(action: string, body?: object) {
     const res = await fetch(`${this.target.url()}/rest/1/dialsession/${this.id}/${action}`, {
-      method: 'POST', headers: this.headers(), body: body && JSON.stringify(body),
+      method: 'POST',
+      headers: this.headers(),
+      body: body && JSON.stringify(body),
     });
     await res.arrayBuffer();
     // 409: the session moved on meanwhile (the machine hung up, a wake-up ended the call); nothing to do.
@@ -72,7 +77,8 @@ class Bot {
     this.cursor = Math.max(this.cursor, live.last_event_id);
     if (live.session.status === 'ended') return true;
     if (live.session.status === 'ready') await this.post('start');
-    else if (ANSWERED.has(live.phase) && live.position !== null) this.dispose(live.position, live.phase === 'connected' ? 'person' : 'machine');
+    else if (ANSWERED.has(live.phase) && live.position !== null)
+      this.dispose(live.position, live.phase === 'connected' ? 'person' : 'machine');
     return false;
   }
 
@@ -96,7 +102,8 @@ class Bot {
     let idle = setTimeout(() => abort.abort(), QUIET_MS);
     try {
       const res = await fetch(`${this.target.url()}/rest/1/dialsession/${this.id}/events?after=${this.cursor}`, {
-        headers: this.headers({ accept: 'text/event-stream' }), signal: abort.signal,
+        headers: this.headers({ accept: 'text/event-stream' }),
+        signal: abort.signal,
       });
       if (!res.ok || !res.body) throw new Error(`events answered ${res.status}`);
       const decoder = new TextDecoder();

@@ -25,7 +25,13 @@ export function zoneWhereItIs(hour: number, atMs = Date.now()): string {
 export function dialContact(run: string, n: number, lastDigit: number, area: string, zone: string): NewDialContact {
   const exchange = 200 + (Math.floor(n / 1000) % 800);
   const line = `${String(n % 1000).padStart(3, '0')}${lastDigit}`;
-  return { first_name: 'Dial', last_name: `Bench ${n}`, email: `dial-${run}-${n}@bench.example.com`, phone: `${area}${exchange}${line}`, time_zone: zone };
+  return {
+    first_name: 'Dial',
+    last_name: `Bench ${n}`,
+    email: `dial-${run}-${n}@bench.example.com`,
+    phone: `${area}${exchange}${line}`,
+    time_zone: zone,
+  };
 }
 
 /** Mostly busy (8) and not in service (9), dispositioned by the server; a tenth each of persons (0) and machines (5). */
@@ -63,14 +69,18 @@ export function pendingCount(dbFile: string, sessionIds?: number[]): number {
 }
 
 export type Tally = {
-  acknowledged: number; delivered: number; duplicated: number; lost: number;
+  acknowledged: number;
+  delivered: number;
+  duplicated: number;
+  lost: number;
   /** The outbox ids of the lost. */
   lostIds: number[];
   /** Arrivals whose webhook-id is no row of these sessions' outbox (should be none). */
   strangers: number;
   /** Receiver's first arrival of each delivered row minus the row's created_at_ms, sorted. */
   latencies: number[];
-  firstArrival: number; lastArrival: number;
+  firstArrival: number;
+  lastArrival: number;
 };
 
 export function tally(rows: OutboxEntry[], arrivals: Arrivals): Tally {
@@ -95,7 +105,17 @@ export function tally(rows: OutboxEntry[], arrivals: Arrivals): Tally {
   }
   latencies.sort((a, b) => a - b);
   const strangers = [...arrivals.keys()].filter((id) => !ids.has(id)).length;
-  return { acknowledged: rows.length, delivered, duplicated, lost: lostIds.length, lostIds, strangers, latencies, firstArrival, lastArrival };
+  return {
+    acknowledged: rows.length,
+    delivered,
+    duplicated,
+    lost: lostIds.length,
+    lostIds,
+    strangers,
+    latencies,
+    firstArrival,
+    lastArrival,
+  };
 }
 
 export const loadAverage = () => {

@@ -26,20 +26,34 @@ const ms = (n: number) => n.toFixed(1);
 
 export async function runDialerBench(dbFile: string, token: string, opts: DialerOptions, log: Log): Promise<void> {
   log('');
-  log(`Dialer, session creation: POST /rest/1/dialsession, one request at a time, ${opts.creations} of each after 3 unmeasured; load ${loadAverage()}`);
+  log(
+    `Dialer, session creation: POST /rest/1/dialsession, one request at a time, ${opts.creations} of each after 3 unmeasured; load ${loadAverage()}`,
+  );
   printCreation(await benchCreation(dbFile, token, opts.creations, log), log);
   log('');
-  log(`Dialer, ${opts.sessions} concurrent power sessions of ${opts.sessionContacts} contacts (CARRIER_TIME_SCALE=${TIME_SCALE}), `
-    + `3 callbacks each to a receiver in its own process; load ${loadAverage()}`);
+  log(
+    `Dialer, ${opts.sessions} concurrent power sessions of ${opts.sessionContacts} contacts (CARRIER_TIME_SCALE=${TIME_SCALE}), ` +
+      `3 callbacks each to a receiver in its own process; load ${loadAverage()}`,
+  );
   printSessions(await benchSessions(dbFile, token, opts, log), log);
 }
 
 type Timed = { name: string; target?: [string, (t: Timed) => boolean]; latencies: number[]; cpuPerRequest: number; failures: string[] };
 
-const headers = (token: string, key?: string) =>
-  ({ authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json', ...(key ? { 'idempotency-key': key } : {}) });
+const headers = (token: string, key?: string) => ({
+  authorization: `Bearer ${token}`,
+  'content-type': 'application/json',
+  accept: 'application/json',
+  ...(key ? { 'idempotency-key': key } : {}),
+});
 
-async function timeCreations(server: RunningServer, token: string, name: string, count: number, next: (i: number) => { body: object; key?: string }): Promise<Timed> {
+async function timeCreations(
+  server: RunningServer,
+  token: string,
+  name: string,
+  count: number,
+  next: (i: number) => { body: object; key?: string },
+): Promise<Timed> {
   const latencies: number[] = [];
   const failures: string[] = [];
   const cpuBefore = server.cpuMs();
@@ -50,7 +64,8 @@ async function timeCreations(server: RunningServer, token: string, name: string,
     const res = await fetch(`${server.url}/rest/1/dialsession`, { method: 'POST', headers: headers(token, key), body: json });
     const text = await res.text();
     latencies.push(performance.now() - started);
-    if (res.status !== 201 || (JSON.parse(text) as { dialsessions: { errors: unknown } }).dialsessions.errors !== null) failures.push(`${res.status} ${text.slice(0, 300)}`);
+    if (res.status !== 201 || (JSON.parse(text) as { dialsessions: { errors: unknown } }).dialsessions.errors !== null)
+      failures.push(`${res.status} ${text.slice(0, 300)}`);
   }
   latencies.sort((a, b) => a - b);
   return { name, latencies, failures, cpuPerRequest: (server.cpuMs() - cpuBefore) / count };
@@ -74,7 +89,10 @@ async function benchCreation(dbFile: string, token: string, count: number, log: 
     const new1000 = await timeCreations(server, token, '1,000 new contacts', count, () => ({ body: fresh(1000) }));
     // The same bodies again, as after the repeat window: a fresh Idempotency-Key makes each a new session.
     log('  running 500 existing contacts ...');
-    const again500 = await timeCreations(server, token, '500 existing (a retry)', count, (i) => ({ body: sent[i]!, key: `retry-${run}-${i}` }));
+    const again500 = await timeCreations(server, token, '500 existing (a retry)', count, (i) => ({
+      body: sent[i]!,
+      key: `retry-${run}-${i}`,
+    }));
     return [
       { ...new500, target: ['p50 < 150 ms', (t) => percentile(t.latencies, 50) < 150] },
       { ...new1000, target: ['p50 < 300 ms', (t) => percentile(t.latencies, 50) < 300] },
@@ -90,17 +108,28 @@ function printCreation(results: Timed[], log: Log) {
   for (const r of results) {
     const [target, met] = r.target ?? ['', () => true];
     const ok = met(r) && !r.failures.length;
-    log(`  ${r.name.padEnd(24)} ${ms(percentile(r.latencies, 50)).padStart(8)} ${ms(percentile(r.latencies, 99)).padStart(8)} `
-      + `${ms(r.latencies.at(-1)!).padStart(8)} ${r.cpuPerRequest.toFixed(0).padStart(11)} ${String(r.failures.length).padStart(9)}  `
-      + `${target.padEnd(13)}  ${ok ? (target ? 'yes' : '') : 'NO'}`);
+    log(
+      `  ${r.name.padEnd(24)} ${ms(percentile(r.latencies, 50)).padStart(8)} ${ms(percentile(r.latencies, 99)).padStart(8)} ` +
+        `${ms(r.latencies.at(-1)!).padStart(8)} ${r.cpuPerRequest.toFixed(0).padStart(11)} ${String(r.failures.length).padStart(9)}  ` +
+        `${target.padEnd(13)}  ${ok ? (target ? 'yes' : '') : 'NO'}`,
+    );
     for (const failure of r.failures.slice(0, 3)) log(`    ${r.name} answered: ${failure}`);
   }
-  log(`  cpu ms/req: CPU time of the server's processes per request; p99 of ${results[0]?.latencies.length} requests is their slowest (p99 = max below 100)`);
+  log(
+    `  cpu ms/req: CPU time of the server's processes per request; p99 of ${results[0]?.latencies.length} requests is their slowest (p99 = max below 100)`,
+  );
 }
 
 type SessionsResult = {
-  tally: Tally; startedAt: number; endedAt: number; rows: ReturnType<typeof outboxRows>; outcomes: Record<string, number>;
-  dispositions: number; reconnects: number; cpuMs: number; loadAfter: string;
+  tally: Tally;
+  startedAt: number;
+  endedAt: number;
+  rows: ReturnType<typeof outboxRows>;
+  outcomes: Record<string, number>;
+  dispositions: number;
+  reconnects: number;
+  cpuMs: number;
+  loadAfter: string;
 };
 
 async function createSessions(server: RunningServer, token: string, receiver: CallbackReceiver, opts: DialerOptions): Promise<string[]> {
@@ -109,12 +138,17 @@ async function createSessions(server: RunningServer, token: string, receiver: Ca
   const ids: string[] = [];
   let n = 0;
   const one = async () => {
-    const contacts = Array.from({ length: opts.sessionContacts }, (_, position) => dialContact(run, n++, digitAt(position), SESSION_AREA, zone));
+    const contacts = Array.from({ length: opts.sessionContacts }, (_, position) =>
+      dialContact(run, n++, digitAt(position), SESSION_AREA, zone),
+    );
     const res = await fetch(`${server.url}/rest/1/dialsession`, {
-      method: 'POST', headers: headers(token), body: JSON.stringify({ contacts, callbacks: callbacksTo(receiver.url) }),
+      method: 'POST',
+      headers: headers(token),
+      body: JSON.stringify({ contacts, callbacks: callbacksTo(receiver.url) }),
     });
     const body = (await res.json()) as { dialsessions: { dialsession_id: string; errors: unknown } };
-    if (res.status !== 201 || body.dialsessions.errors !== null) throw new Error(`Creating a session answered ${res.status}: ${JSON.stringify(body).slice(0, 300)}`);
+    if (res.status !== 201 || body.dialsessions.errors !== null)
+      throw new Error(`Creating a session answered ${res.status}: ${JSON.stringify(body).slice(0, 300)}`);
     ids.push(body.dialsessions.dialsession_id);
   };
   for (let made = 0; made < opts.sessions; made += CREATING_AT_ONCE) {
@@ -135,13 +169,21 @@ async function benchSessions(dbFile: string, token: string, opts: DialerOptions,
     const target = { url: () => server.url, token };
     const bots = await Promise.all(ids.map((id) => driveSession(target, id, startedAt + RUN_LIMIT_MS)));
     const sessionIds = ids.map(Number);
-    while (pendingCount(dbFile, sessionIds) > 0 && Date.now() < startedAt + RUN_LIMIT_MS) await new Promise((resolve) => setTimeout(resolve, 100));
+    while (pendingCount(dbFile, sessionIds) > 0 && Date.now() < startedAt + RUN_LIMIT_MS)
+      await new Promise((resolve) => setTimeout(resolve, 100));
     const endedAt = Date.now();
     const cpuMs = server.cpuMs() - cpuBefore;
     const rows = outboxRows(dbFile, sessionIds);
     return {
-      tally: tally(rows, await receiver.arrivals()), startedAt, endedAt, rows, outcomes: callOutcomes(dbFile, sessionIds),
-      dispositions: bots.reduce((sum, b) => sum + b.dispositions, 0), reconnects: bots.reduce((sum, b) => sum + b.reconnects, 0), cpuMs, loadAfter: loadAverage(),
+      tally: tally(rows, await receiver.arrivals()),
+      startedAt,
+      endedAt,
+      rows,
+      outcomes: callOutcomes(dbFile, sessionIds),
+      dispositions: bots.reduce((sum, b) => sum + b.dispositions, 0),
+      reconnects: bots.reduce((sum, b) => sum + b.reconnects, 0),
+      cpuMs,
+      loadAfter: loadAverage(),
     };
   } finally {
     await server.stop();
@@ -152,7 +194,8 @@ async function benchSessions(dbFile: string, token: string, opts: DialerOptions,
 function callOutcomes(dbFile: string, sessionIds: number[]): Record<string, number> {
   const db = new SQLite(dbFile, { readonly: true });
   try {
-    const rows = db.prepare(`select disposition, count(*) as n from calls where session_id between ? and ? group by disposition order by n desc`)
+    const rows = db
+      .prepare(`select disposition, count(*) as n from calls where session_id between ? and ? group by disposition order by n desc`)
       .all(Math.min(...sessionIds), Math.max(...sessionIds)) as { disposition: string; n: number }[];
     return Object.fromEntries(rows.map((r) => [r.disposition || '(none)', r.n]));
   } finally {
@@ -165,14 +208,28 @@ function printSessions(r: SessionsResult, log: Log) {
   const seconds = (t.lastArrival - r.startedAt) / 1000;
   const perSecond = t.delivered / seconds;
   const made = r.rows.length ? (Math.max(...r.rows.map((x) => x.created_at_ms)) - r.startedAt) / 1000 : NaN;
-  log(`  calls by disposition: ${Object.entries(r.outcomes).map(([k, v]) => `${k} ${v}`).join(', ')}; the bots dispositioned ${r.dispositions} and reconnected ${r.reconnects} times`);
-  log(`  acknowledged ${t.acknowledged} (outbox rows), delivered ${t.delivered}, duplicated ${t.duplicated}, lost ${t.lost}, `
-    + `unknown webhook-ids ${t.strangers}  target lost = 0: ${t.lost === 0 ? 'yes' : 'NO'}`);
-  log(`  callbacks delivered per second: ${perSecond.toFixed(0)} (${t.delivered} in ${seconds.toFixed(2)} s from the first start to the last arrival)  `
-    + `target >= 1000/s: ${perSecond >= 1000 ? 'yes' : 'NO'}`);
-  log(`  callbacks written per second: ${(t.acknowledged / made).toFixed(0)} (the last outbox row ${made.toFixed(2)} s after the first start)`);
-  log(`  event to delivery (receiver's arrival - created_at_ms): p50 ${ms(percentile(t.latencies, 50))} ms, p99 ${ms(percentile(t.latencies, 99))} ms, `
-    + `max ${ms(t.latencies.at(-1) ?? NaN)} ms`);
-  log(`  server CPU ${(r.cpuMs / 1000).toFixed(1)} s over ${((r.endedAt - r.startedAt) / 1000).toFixed(1)} s (${(r.cpuMs / t.acknowledged).toFixed(2)} ms a callback, `
-    + `all dialing work included); load after ${r.loadAfter}`);
+  log(
+    `  calls by disposition: ${Object.entries(r.outcomes)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}; the bots dispositioned ${r.dispositions} and reconnected ${r.reconnects} times`,
+  );
+  log(
+    `  acknowledged ${t.acknowledged} (outbox rows), delivered ${t.delivered}, duplicated ${t.duplicated}, lost ${t.lost}, ` +
+      `unknown webhook-ids ${t.strangers}  target lost = 0: ${t.lost === 0 ? 'yes' : 'NO'}`,
+  );
+  log(
+    `  callbacks delivered per second: ${perSecond.toFixed(0)} (${t.delivered} in ${seconds.toFixed(2)} s from the first start to the last arrival)  ` +
+      `target >= 1000/s: ${perSecond >= 1000 ? 'yes' : 'NO'}`,
+  );
+  log(
+    `  callbacks written per second: ${(t.acknowledged / made).toFixed(0)} (the last outbox row ${made.toFixed(2)} s after the first start)`,
+  );
+  log(
+    `  event to delivery (receiver's arrival - created_at_ms): p50 ${ms(percentile(t.latencies, 50))} ms, p99 ${ms(percentile(t.latencies, 99))} ms, ` +
+      `max ${ms(t.latencies.at(-1) ?? NaN)} ms`,
+  );
+  log(
+    `  server CPU ${(r.cpuMs / 1000).toFixed(1)} s over ${((r.endedAt - r.startedAt) / 1000).toFixed(1)} s (${(r.cpuMs / t.acknowledged).toFixed(2)} ms a callback, ` +
+      `all dialing work included); load after ${r.loadAfter}`,
+  );
 }

@@ -21,7 +21,14 @@ export type RunningServer = {
 export type Scenario = { name: string; token: string; method?: 'GET' | 'POST' | 'PUT'; next: () => { path: string; body?: string } };
 
 export type ScenarioResult = {
-  name: string; requests: number; perSecond: number; p50: number; p99: number; non2xx: number; errors: number; samples: string[];
+  name: string;
+  requests: number;
+  perSecond: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+  samples: string[];
   /** Server CPU per request, in microseconds: steadier than req/s on a machine whose other load comes and goes. */
   cpuPerRequest: number;
 };
@@ -39,7 +46,11 @@ function cpuOfTree(pid: number): number {
 
 function childrenOf(pid: number): number[] {
   try {
-    return execFileSync('pgrep', ['-P', String(pid)]).toString().split('\n').filter(Boolean).map(Number);
+    return execFileSync('pgrep', ['-P', String(pid)])
+      .toString()
+      .split('\n')
+      .filter(Boolean)
+      .map(Number);
   } catch {
     return []; // pgrep exits 1 when there are none
   }
@@ -56,7 +67,13 @@ async function freePort(): Promise<number> {
 export async function startServer(dbFile: string, settings: NodeJS.ProcessEnv = {}): Promise<RunningServer> {
   const port = await freePort();
   const env: NodeJS.ProcessEnv = {
-    ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: `sqlite:${dbFile}`, DEMO_DATA: '0', LOG_LEVEL: 'warn', ...settings,
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATABASE_URL: `sqlite:${dbFile}`,
+    DEMO_DATA: '0',
+    LOG_LEVEL: 'warn',
+    ...settings,
   };
   // The key must come from the file beside the database, the one the bench derived its tokens from.
   delete env.SECRET_KEY;
@@ -64,7 +81,11 @@ export async function startServer(dbFile: string, settings: NodeJS.ProcessEnv = 
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`] : [];
   // BENCH_SERVER_ROOT=<dir>: the server of another checkout, on the same store, to compare two versions under the same load.
   const cwd = process.env.BENCH_SERVER_ROOT ? path.resolve(process.env.BENCH_SERVER_ROOT) : root;
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'server/index.ts'], { cwd, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'server/index.ts'], {
+    cwd,
+    env,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   const url = `http://127.0.0.1:${port}`;
   await waitForHealth(url, child, 30_000);
@@ -103,7 +124,9 @@ export function percentile(sorted: number[], p: number): number {
  * fills), then `duration` seconds measured.
  */
 export async function runScenario(
-  server: Pick<RunningServer, 'url' | 'cpuMs'>, scenario: Scenario, options: { duration: number; connections: number; warmup: number },
+  server: Pick<RunningServer, 'url' | 'cpuMs'>,
+  scenario: Scenario,
+  options: { duration: number; connections: number; warmup: number },
 ): Promise<ScenarioResult> {
   if (options.warmup > 0) await runScenario(server, scenario, { ...options, duration: options.warmup, warmup: 0 });
   const { url } = server;

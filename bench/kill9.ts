@@ -59,7 +59,15 @@ class Servers {
 type Counts = { created: number; ended: number; failed: string[] };
 
 /** Sessions one after another, each created (retried with its Idempotency-Key across kills) and driven to its end. */
-async function sessionSlot(slot: number, servers: Servers, token: string, receiverUrl: string, keepGoing: () => boolean, counts: Counts, deadline: number) {
+async function sessionSlot(
+  slot: number,
+  servers: Servers,
+  token: string,
+  receiverUrl: string,
+  keepGoing: () => boolean,
+  counts: Counts,
+  deadline: number,
+) {
   const zone = zoneWhereItIs(13);
   for (let round = 0; keepGoing(); round++) {
     const first = (slot * 100_000 + round) * opts.contacts;
@@ -70,7 +78,9 @@ async function sessionSlot(slot: number, servers: Servers, token: string, receiv
     while (!id && Date.now() < deadline) {
       try {
         const res = await fetch(`${servers.url()}/rest/1/dialsession`, {
-          method: 'POST', body, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'idempotency-key': key },
+          method: 'POST',
+          body,
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'idempotency-key': key },
         });
         const answer = (await res.json()) as { dialsessions?: { dialsession_id: string } };
         if (res.status === 201) id = answer.dialsessions!.dialsession_id;
@@ -107,7 +117,9 @@ async function main() {
   const began = Date.now();
   const folder = storeFolder();
   const dbFile = sqlitePath(folder.databaseUrl);
-  log(`Ringbook kill -9 bench: ${opts.kills} kills, ${opts.sessions} sessions at a time of ${opts.contacts} contacts; store ${dbFile}; load ${loadAverage()}`);
+  log(
+    `Ringbook kill -9 bench: ${opts.kills} kills, ${opts.sessions} sessions at a time of ${opts.contacts} contacts; store ${dbFile}; load ${loadAverage()}`,
+  );
   const receiver = await startCallbackReceiver();
   const servers = new Servers(folder);
   try {
@@ -117,13 +129,16 @@ async function main() {
     let killing = true;
     const counts: Counts = { created: 0, ended: 0, failed: [] };
     const deadline = began + RUN_LIMIT_MS;
-    const slots = Array.from({ length: opts.sessions }, (_, slot) => sessionSlot(slot, servers, token, receiver.url, () => killing, counts, deadline));
+    const slots = Array.from({ length: opts.sessions }, (_, slot) =>
+      sessionSlot(slot, servers, token, receiver.url, () => killing, counts, deadline),
+    );
     const pendingAtKill: number[] = [];
     for (let kill = 1; kill <= opts.kills; kill++) {
       pendingAtKill.push(await momentToKill(dbFile));
       await servers.kill();
       await servers.start();
-      if (kill % 10 === 0) log(`  ${kill} kills, ${counts.created} sessions created, ${outboxRows(dbFile).length} callbacks acknowledged so far`);
+      if (kill % 10 === 0)
+        log(`  ${kill} kills, ${counts.created} sessions created, ${outboxRows(dbFile).length} callbacks acknowledged so far`);
     }
     killing = false;
     await Promise.all(slots);
@@ -145,12 +160,22 @@ function print(t: ReturnType<typeof tally>, rows: ReturnType<typeof outboxRows>,
   const sorted = [...pendingAtKill].sort((a, b) => a - b);
   const states = rows.reduce<Record<string, number>>((acc, r) => ({ ...acc, [r.state]: (acc[r.state] ?? 0) + 1 }), {});
   log('');
-  log(`kills: ${pendingAtKill.length}, ${pendingAtKill.filter((n) => n > 0).length} of them with callbacks pending `
-    + `(pending at a kill: median ${sorted[Math.floor(sorted.length / 2)]}, ${sorted[0]}-${sorted.at(-1)})`);
-  log(`sessions: ${counts.created} created, ${counts.ended} driven to their end${counts.failed.length ? `, ${counts.failed.length} not: ${counts.failed.slice(0, 3).join('; ')}` : ''}`);
-  log(`acknowledged ${t.acknowledged} (outbox rows: ${Object.entries(states).map(([k, v]) => `${k} ${v}`).join(', ')})`);
-  log(`delivered ${t.delivered} (distinct webhook-ids received), duplicated ${t.duplicated} (arrivals beyond the first), `
-    + `lost ${t.lost} (acknowledged, never received)  target lost = 0: ${t.lost === 0 ? 'yes' : 'NO'}`);
+  log(
+    `kills: ${pendingAtKill.length}, ${pendingAtKill.filter((n) => n > 0).length} of them with callbacks pending ` +
+      `(pending at a kill: median ${sorted[Math.floor(sorted.length / 2)]}, ${sorted[0]}-${sorted.at(-1)})`,
+  );
+  log(
+    `sessions: ${counts.created} created, ${counts.ended} driven to their end${counts.failed.length ? `, ${counts.failed.length} not: ${counts.failed.slice(0, 3).join('; ')}` : ''}`,
+  );
+  log(
+    `acknowledged ${t.acknowledged} (outbox rows: ${Object.entries(states)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')})`,
+  );
+  log(
+    `delivered ${t.delivered} (distinct webhook-ids received), duplicated ${t.duplicated} (arrivals beyond the first), ` +
+      `lost ${t.lost} (acknowledged, never received)  target lost = 0: ${t.lost === 0 ? 'yes' : 'NO'}`,
+  );
   if (t.strangers) log(`unknown webhook-ids received: ${t.strangers}`);
   if (t.lost) log(`lost outbox ids (first 20): ${t.lostIds.slice(0, 20).join(', ')}`);
   log(`run time ${seconds.toFixed(0)} s; load ${loadAverage()}`);

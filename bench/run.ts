@@ -40,7 +40,10 @@ const { values: args } = parseArgs({
 });
 if (args.only !== undefined && args.only !== 'dialer') throw new Error(`--only knows one part, dialer, not '${args.only}'.`);
 const opts = {
-  contacts: Number(args.contacts), members: Number(args.members), duration: Number(args.duration), warmup: Number(args.warmup),
+  contacts: Number(args.contacts),
+  members: Number(args.members),
+  duration: Number(args.duration),
+  warmup: Number(args.warmup),
   connections: Number(args.connections),
 };
 const LIST_PAGES = 20;
@@ -71,13 +74,22 @@ function scenarios(team: Team, token: string): Scenario[] {
   let updated = 0;
   let phones = 0;
   return [
-    { name: 'list', token, next: () => ({ path: `/rest/1/contacts?page_size=25&category_id=${folderId}&page=${1 + randomInt(LIST_PAGES)}` }) },
+    {
+      name: 'list',
+      token,
+      next: () => ({ path: `/rest/1/contacts?page_size=25&category_id=${folderId}&page=${1 + randomInt(LIST_PAGES)}` }),
+    },
     { name: 'get', token, next: () => ({ path: `/rest/1/contacts/${randomOwnedId()}` }) },
-    { name: 'list-by-name', token, next: () => ({ path: `/rest/1/contacts?page_size=25&sort_by=last_name&sort_order=ASC&page=${1 + randomInt(LIST_PAGES)}` }) },
+    {
+      name: 'list-by-name',
+      token,
+      next: () => ({ path: `/rest/1/contacts?page_size=25&sort_by=last_name&sort_order=ASC&page=${1 + randomInt(LIST_PAGES)}` }),
+    },
     {
       // A name as people type it: a last name, "first last" or "last first", or the start of a last name (all common:
       // each matches about 1 in 13 of the member's contacts, so the page and its total come from many matches).
-      name: 'search-name', token,
+      name: 'search-name',
+      token,
       next: () => {
         const { first, last } = identityOf(randomOwnedId());
         const words = [last, `${first} ${last}`, `${last} ${first}`, last.slice(0, 4)];
@@ -87,7 +99,8 @@ function scenarios(team: Team, token: string): Scenario[] {
     {
       // One contact's number or address, as people paste it: the last seven digits with a dash, the whole number with
       // its country code, or the local part of the e-mail address. Each matches one contact.
-      name: 'search-number', token,
+      name: 'search-number',
+      token,
       next: () => {
         const { email, phone } = identityOf(randomOwnedId());
         const words = [`${phone.slice(3, 6)}-${phone.slice(6)}`, `1${phone}`, email.split('@')[0]!];
@@ -95,11 +108,15 @@ function scenarios(team: Team, token: string): Scenario[] {
       },
     },
     {
-      name: 'update', token, method: 'PUT',
+      name: 'update',
+      token,
+      method: 'PUT',
       next: () => ({ path: `/rest/1/contacts/${randomOwnedId()}`, body: JSON.stringify({ first_name: `Updated ${updated++}` }) }),
     },
     {
-      name: 'phone-add', token, method: 'POST',
+      name: 'phone-add',
+      token,
+      method: 'POST',
       // Area code 657 is one neither the loader nor the create scenario uses: each number is new to its contact.
       next: () => ({
         path: `/rest/1/contacts/${randomOwnedId()}/phones`,
@@ -107,16 +124,26 @@ function scenarios(team: Team, token: string): Scenario[] {
       }),
     },
     {
-      name: 'tag-add', token, method: 'POST',
+      name: 'tag-add',
+      token,
+      method: 'POST',
       next: () => ({ path: `/rest/1/contacts/${randomOwnedId()}/tags`, body: JSON.stringify({ title: `Bench ${randomInt(TAG_TITLES)}` }) }),
     },
     {
-      name: 'create', token, method: 'POST',
+      name: 'create',
+      token,
+      method: 'POST',
       next: () => {
         const n = created++;
         // Area code 646 is not one the loader uses, so a new number never matches a loaded contact.
         const phone = `646${200 + (Math.floor(n / 10_000) % 800)}${String(n % 10_000).padStart(4, '0')}`;
-        const body = { first_name: 'Bench', last_name: `Created ${n}`, email: `bench-new-${process.pid}-${n}@bench.example.com`, phone, phone_type: 3 };
+        const body = {
+          first_name: 'Bench',
+          last_name: `Created ${n}`,
+          email: `bench-new-${process.pid}-${n}@bench.example.com`,
+          phone,
+          phone_type: 3,
+        };
         return { path: '/rest/1/contacts', body: JSON.stringify(body) };
       },
     },
@@ -126,14 +153,18 @@ function scenarios(team: Team, token: string): Scenario[] {
 function printCatalog(r: Awaited<ReturnType<typeof runCatalogScenarios>>) {
   const held = r.holders.toLocaleString('en-US');
   const line = (what: string, ms: number, status: number) =>
-    log(`  ${what.padEnd(44)} ${(ms / 1000).toFixed(2).padStart(6)} s  HTTP ${status}  target < 2 s: ${ms < 2000 && status < 300 ? 'yes' : 'NO'}`);
+    log(
+      `  ${what.padEnd(44)} ${(ms / 1000).toFixed(2).padStart(6)} s  HTTP ${status}  target < 2 s: ${ms < 2000 && status < 300 ? 'yes' : 'NO'}`,
+    );
   log('');
   log(`Catalog changes, each one HTTP call, while list runs beside them (${opts.connections} connections)`);
   line(`rename a tag held by ${held} contacts`, r.renameMs, r.renameStatus);
   line(`delete a tag held by ${held} contacts`, r.deleteMs, r.deleteStatus);
   const l = r.list;
-  log(`  list beside them: ${l.perSecond.toFixed(0)} req/s, p50 ${ms(l.p50)} ms, p99 ${ms(l.p99)} ms, non-2xx ${l.non2xx}, errors ${l.errors}  `
-    + `target p99 < 20 ms: ${l.p99 < 20 && !l.non2xx && !l.errors ? 'yes' : 'NO'}`);
+  log(
+    `  list beside them: ${l.perSecond.toFixed(0)} req/s, p50 ${ms(l.p50)} ms, p99 ${ms(l.p99)} ms, non-2xx ${l.non2xx}, errors ${l.errors}  ` +
+      `target p99 < 20 ms: ${l.p99 < 20 && !l.non2xx && !l.errors ? 'yes' : 'NO'}`,
+  );
 }
 
 /**
@@ -144,9 +175,13 @@ async function timeStoreList(dbFile: string, team: Team) {
   const store = await openStore(`sqlite:${dbFile}`);
   const { member, folderId } = plan(team);
   const auth: AuthContext = { member, via: 'bearer', scope: { kind: 'team', orgId: member.org_id, memberIds: [member.id] } };
-  const context = (cacheSize: number) => createContext({
-    store, config: loadConfig({ RECORD_CACHE_SIZE: String(cacheSize) }), secretKey: Buffer.alloc(32), logger: createLogger('silent'),
-  });
+  const context = (cacheSize: number) =>
+    createContext({
+      store,
+      config: loadConfig({ RECORD_CACHE_SIZE: String(cacheSize) }),
+      secretKey: Buffer.alloc(32),
+      logger: createLogger('silent'),
+    });
   const query = () => listContactsQuery.parse({ page_size: '25', category_id: String(folderId), page: String(1 + randomInt(LIST_PAGES)) });
   const cold = context(0);
   const warm = context(LIST_PAGES * 25);
@@ -185,21 +220,25 @@ function printResults(results: ScenarioResult[]) {
     'tag-add': ['>= update req/s', (r) => r.perSecond >= update],
   };
   log('');
-  log(`HTTP (${opts.connections} connections, ${opts.duration} s each after ${opts.warmup} s of warm-up; server with ${loadConfig().workers} workers)`);
+  log(
+    `HTTP (${opts.connections} connections, ${opts.duration} s each after ${opts.warmup} s of warm-up; server with ${loadConfig().workers} workers)`,
+  );
   log('scenario       requests    req/s   p50 ms   p99 ms  cpu us/req  non-2xx  errors  target           met');
   for (const r of results) {
     const [target, met] = targets[r.name] ?? ['', () => true];
     const ok = met(r) && r.non2xx === 0 && r.errors === 0;
-    log(`${r.name.padEnd(12)} ${String(r.requests).padStart(10)} ${r.perSecond.toFixed(0).padStart(8)} ${ms(r.p50).padStart(8)} ${ms(r.p99).padStart(8)} `
-      + `${r.cpuPerRequest.toFixed(0).padStart(11)} `
-      + `${String(r.non2xx).padStart(8)} ${String(r.errors).padStart(7)}  ${target.padEnd(15)}  ${ok ? (target ? 'yes' : '') : 'NO'}`);
+    log(
+      `${r.name.padEnd(12)} ${String(r.requests).padStart(10)} ${r.perSecond.toFixed(0).padStart(8)} ${ms(r.p50).padStart(8)} ${ms(r.p99).padStart(8)} ` +
+        `${r.cpuPerRequest.toFixed(0).padStart(11)} ` +
+        `${String(r.non2xx).padStart(8)} ${String(r.errors).padStart(7)}  ${target.padEnd(15)}  ${ok ? (target ? 'yes' : '') : 'NO'}`,
+    );
     for (const sample of r.samples) log(`    ${r.name} answered: ${sample}`);
   }
-  log('list-by-name: a page of all the member\'s contacts sorted by last name (sort_by=last_name), pages 1-20');
-  log('search-name: a last name, first and last in either order, or a last name\'s first four letters (many matches)');
-  log('search-number: a contact\'s last seven digits, its number with country code, or its e-mail\'s local part (one match)');
+  log("list-by-name: a page of all the member's contacts sorted by last name (sort_by=last_name), pages 1-20");
+  log("search-name: a last name, first and last in either order, or a last name's first four letters (many matches)");
+  log("search-number: a contact's last seven digits, its number with country code, or its e-mail's local part (one match)");
   log('update: PUT first_name on a random contact of the member; phone-add, tag-add: POST a new phone, a tag (of 50 titles)');
-  log('cpu us/req: CPU time of the server\'s processes per request (req/s here moves with the machine\'s other load)');
+  log("cpu us/req: CPU time of the server's processes per request (req/s here moves with the machine's other load)");
   log('list-cold, get-cold: on a server keeping no records (RECORD_CACHE_SIZE=0): every record built for every request,');
   log('  as for contacts no process has served since they last changed');
 }
@@ -214,12 +253,18 @@ async function main() {
     const team = await createTeam(store, secretKey, opts.members);
     const loadMs = await loadContacts(store, team, opts.contacts, log);
     await store.close();
-    log(`Load: ${(loadMs / 1000).toFixed(1)} s, ${Math.round(opts.contacts / (loadMs / 1000)).toLocaleString('en-US')} contacts/s, `
-      + `database ${(fs.statSync(dbFile).size / 1e6).toFixed(0)} MB`);
+    log(
+      `Load: ${(loadMs / 1000).toFixed(1)} s, ${Math.round(opts.contacts / (loadMs / 1000)).toLocaleString('en-US')} contacts/s, ` +
+        `database ${(fs.statSync(dbFile).size / 1e6).toFixed(0)} MB`,
+    );
 
     const token = personalToken(secretKey, plan(team).member);
     if (args.only !== 'dialer') await runContactScenarios(dbFile, team, secretKey, token);
-    const dialer = { creations: Number(args.creations), sessions: Number(args['dial-sessions']), sessionContacts: Number(args['dial-contacts']) };
+    const dialer = {
+      creations: Number(args.creations),
+      sessions: Number(args['dial-sessions']),
+      sessionContacts: Number(args['dial-contacts']),
+    };
     await runDialerBench(dbFile, token, dialer, log);
   } finally {
     if (args.keep) log(`Kept ${dir}`);
@@ -229,7 +274,15 @@ async function main() {
 
 async function runContactScenarios(dbFile: string, team: Team, secretKey: Buffer, token: string) {
   const [list, get, byName, searchName, searchNumber, update, phoneAdd, tagAdd, create] = scenarios(team, token) as Scenario[] as [
-    Scenario, Scenario, Scenario, Scenario, Scenario, Scenario, Scenario, Scenario, Scenario,
+    Scenario,
+    Scenario,
+    Scenario,
+    Scenario,
+    Scenario,
+    Scenario,
+    Scenario,
+    Scenario,
+    Scenario,
   ];
   const results: ScenarioResult[] = [];
   const runOn = async (settings: NodeJS.ProcessEnv, runs: Scenario[]) => {
@@ -244,7 +297,10 @@ async function runContactScenarios(dbFile: string, team: Team, secretKey: Buffer
     }
   };
   await runOn({}, [list, get, byName, searchName, searchNumber, create, update, phoneAdd, tagAdd]);
-  await runOn({ RECORD_CACHE_SIZE: '0' }, [{ ...list, name: 'list-cold' }, { ...get, name: 'get-cold' }]);
+  await runOn({ RECORD_CACHE_SIZE: '0' }, [
+    { ...list, name: 'list-cold' },
+    { ...get, name: 'get-cold' },
+  ]);
   printResults(results);
 
   const holders = Math.min(TAG_HOLDERS, opts.contacts);
@@ -255,7 +311,8 @@ async function runContactScenarios(dbFile: string, team: Team, secretKey: Buffer
 
   const onStore = await timeStoreList(dbFile, team);
   const httpP50 = results.find((r) => r.name === 'list')!.p50;
-  const line = (label: string, took: number[]) => log(`  ${label.padEnd(34)} p50 ${ms(percentile(took, 50))} ms   p99 ${ms(percentile(took, 99))} ms`);
+  const line = (label: string, took: number[]) =>
+    log(`  ${label.padEnd(34)} p50 ${ms(percentile(took, 50))} ms   p99 ${ms(percentile(took, 99))} ms`);
   log('');
   log(`Store, same list query, ${STORE_ITERATIONS} iterations in-process after ${STORE_ITERATIONS / 4} unmeasured`);
   line('page of ids and versions, total', onStore.page);

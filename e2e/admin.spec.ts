@@ -28,7 +28,12 @@ test('the vendor creates, renames and deletes a tag and a custom field, and cont
   await page.getByRole('button', { name: `Move ${field} up` }).click();
   await expect(rows.nth(-2)).toContainText(field);
 
-  const id = await createContact(page.request, { first_name: `Tagged${run}`, last_name: 'Fielder', tags: [tag], custom_fields: [{ name: field, type: 1, value: 'North' }] });
+  const id = await createContact(page.request, {
+    first_name: `Tagged${run}`,
+    last_name: 'Fielder',
+    tags: [tag],
+    custom_fields: [{ name: field, type: 1, value: 'North' }],
+  });
 
   await page.getByRole('button', { name: `Rename ${field}` }).click();
   const renameField = page.getByRole('dialog', { name: `Rename the custom field ${field}` });
@@ -68,7 +73,9 @@ test('the vendor creates, renames and deletes a tag and a custom field, and cont
   await expect(page.getByLabel(renamedField, { exact: true })).toHaveCount(0);
 });
 
-test('a folder with a sub-folder is made, a contact filed in the sub-folder, and the parent deleted with its contacts moved', async ({ page }) => {
+test('a folder with a sub-folder is made, a contact filed in the sub-folder, and the parent deleted with its contacts moved', async ({
+  page,
+}) => {
   await signIn(page, 'vendor');
   const run = Date.now().toString(36);
   const [parent, child, target] = [`Parent ${run}`, `Child ${run}`, `Target ${run}`];

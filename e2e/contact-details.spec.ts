@@ -30,14 +30,20 @@ async function openFromGrid(page: Page, name: string, id: string) {
 
 const status = (page: Page, text: string) => expect(page.getByRole('status').filter({ hasText: text })).toBeVisible();
 
-test('a rep opens a contact and works its phones, e-mails, tags, custom fields and notes, and the audit log shows old → new', async ({ page }) => {
+test('a rep opens a contact and works its phones, e-mails, tags, custom fields and notes, and the audit log shows old → new', async ({
+  page,
+}) => {
   await signIn(page, 'alex');
   const run = Date.now().toString(36);
   const name = `Quinn${run} Marlowe`;
   const stage = `Stage ${run}`;
   await seedDropDown(page.request, stage, ['Lead', 'Won']);
   const id = await createContact(page.request, {
-    first_name: `Quinn${run}`, last_name: 'Marlowe', phone: '(212) 555-0142', email: `quinn.${run}@example.com`, tags: ['VIP'],
+    first_name: `Quinn${run}`,
+    last_name: 'Marlowe',
+    phone: '(212) 555-0142',
+    email: `quinn.${run}@example.com`,
+    tags: ['VIP'],
   });
 
   await openFromGrid(page, name, id);
@@ -96,7 +102,9 @@ test('a rep opens a contact and works its phones, e-mails, tags, custom fields a
 
   await page.getByLabel('New note').fill(`Asked for a call back in March (${run}).`);
   await page.getByRole('button', { name: 'Add note' }).click();
-  await expect(page.getByRole('list', { name: 'Notes history' }).getByRole('listitem').first()).toContainText(`Asked for a call back in March (${run}).`);
+  await expect(page.getByRole('list', { name: 'Notes history' }).getByRole('listitem').first()).toContainText(
+    `Asked for a call back in March (${run}).`,
+  );
 
   await page.reload();
   await expect(page.getByLabel('Company', { exact: true })).toHaveValue('Acme Corp');
@@ -107,7 +115,9 @@ test('a rep opens a contact and works its phones, e-mails, tags, custom fields a
 
   const audit = page.getByRole('region', { name: 'Audit log' }).getByRole('table');
   await expect(audit.getByRole('row').filter({ hasText: 'Primary phone' })).toContainText('(212) 555-0142 → (646) 555-0177');
-  await expect(audit.getByRole('row').filter({ hasText: 'Primary e-mail' })).toContainText(`quinn.${run}@example.com → q.marlowe.${run}@example.org`);
+  await expect(audit.getByRole('row').filter({ hasText: 'Primary e-mail' })).toContainText(
+    `quinn.${run}@example.com → q.marlowe.${run}@example.org`,
+  );
   await expect(audit.getByRole('row').filter({ hasText: 'Company' })).toContainText('— → Acme Corp');
   await expect(audit.getByRole('row').filter({ hasText: 'Tag removed' })).toContainText('VIP → —');
 });
@@ -151,7 +161,10 @@ test('a trashed contact is found on the trash page and restored', async ({ page 
   const rows = page.getByRole('table').getByRole('row');
   await expect(rows.filter({ hasText: name })).toHaveCount(1);
   await page.getByRole('checkbox', { name: `Select ${name}` }).check();
-  await page.getByRole('region', { name: 'Selected contacts' }).getByRole('button', { name: `Restore ${name}` }).click();
+  await page
+    .getByRole('region', { name: 'Selected contacts' })
+    .getByRole('button', { name: `Restore ${name}` })
+    .click();
   await status(page, `${name} restored`);
   await expect(rows.filter({ hasText: name })).toHaveCount(0);
 

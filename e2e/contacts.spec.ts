@@ -75,7 +75,15 @@ test('a wrong password is refused with a message, and the grid pages and filters
   await page.getByRole('button', { name: 'Next page' }).click();
   await expect(pageNumber).toHaveValue('2');
 
-  const total = async () => Number((await page.getByText(/\d[\d,]* contacts/).first().innerText()).replace(/\D/g, ''));
+  const total = async () =>
+    Number(
+      (
+        await page
+          .getByText(/\d[\d,]* contacts/)
+          .first()
+          .innerText()
+      ).replace(/\D/g, ''),
+    );
   const all = await total();
   await page.getByRole('navigation', { name: 'Folders' }).getByRole('link').nth(1).click();
   await expect.poll(total).toBeLessThan(all);
@@ -84,7 +92,8 @@ test('a wrong password is refused with a message, and the grid pages and filters
   // The tag filter offers every tag, past the API's page of 100.
   const titles = Array.from({ length: 120 }, (_, i) => `zz-e2e-${String(i).padStart(3, '0')}`);
   const created = await page.request.post('/rest/1/contacts', {
-    headers: { 'X-Ringbook-Request': '1' }, data: { first_name: 'Tagged', last_name: 'Many', tags: titles },
+    headers: { 'X-Ringbook-Request': '1' },
+    data: { first_name: 'Tagged', last_name: 'Many', tags: titles },
   });
   expect(created.status()).toBe(201);
   await page.goto('/contacts');
@@ -130,11 +139,18 @@ test('a new contact with an existing e-mail or phone: update the match, create a
   await update.getByRole('button', { name: 'Update contact' }).click();
   await expect(form).toBeHidden();
   const updated = await readContact(page, id);
-  expect([updated.first_name, updated.last_name, updated.primary_phone.phone.replace(/\D/g, '')]).toEqual(['Totally', `Different${u}`, phone.replace(/\D/g, '')]);
+  expect([updated.first_name, updated.last_name, updated.primary_phone.phone.replace(/\D/g, '')]).toEqual([
+    'Totally',
+    `Different${u}`,
+    phone.replace(/\D/g, ''),
+  ]);
 
   // Create a separate contact: both exist afterwards, the first one unchanged.
   await startNewContact(page, 'Second', `Person${u}`, 'E-mail', email);
-  await page.getByRole('dialog', { name: 'A contact with this e-mail or phone exists' }).getByRole('button', { name: 'Create a separate contact' }).click();
+  await page
+    .getByRole('dialog', { name: 'A contact with this e-mail or phone exists' })
+    .getByRole('button', { name: 'Create a separate contact' })
+    .click();
   await expect(page.getByRole('dialog', { name: 'New contact' })).toBeHidden();
   await page.getByRole('searchbox', { name: 'Search contacts' }).fill(email);
   await expect(page.getByRole('grid').getByRole('row')).toHaveCount(3);
@@ -142,7 +158,10 @@ test('a new contact with an existing e-mail or phone: update the match, create a
 
   // Open the existing contact instead (the match by phone, written differently).
   await startNewContact(page, 'Third', `Try${u}`, 'Phone', `1${phone.replace(/\D/g, '')}`);
-  await page.getByRole('dialog', { name: 'A contact with this e-mail or phone exists' }).getByRole('link', { name: `Open Totally Different${u}` }).click();
+  await page
+    .getByRole('dialog', { name: 'A contact with this e-mail or phone exists' })
+    .getByRole('link', { name: `Open Totally Different${u}` })
+    .click();
   await expect(page).toHaveURL(new RegExp(`/contacts/${id}$`));
 });
 
@@ -157,7 +176,10 @@ test('two people edit one contact: the second sees what changed and applies thei
 
   const openEditor = async (p: Page) => {
     await p.goto(`/contacts?search=Shared${u}`);
-    await p.getByRole('grid').getByRole('button', { name: `Edit Morgan Shared${u}` }).click();
+    await p
+      .getByRole('grid')
+      .getByRole('button', { name: `Edit Morgan Shared${u}` })
+      .click();
     const dialog = p.getByRole('dialog', { name: `Edit Morgan Shared${u}` });
     await expect(dialog.getByLabel('City')).toHaveValue('Austin');
     return dialog;
@@ -190,7 +212,10 @@ test('two people edit one contact: the second sees what changed and applies thei
 test('moving contacts to trash offers Undo', async ({ page }) => {
   const u = Date.now().toString(36);
   await signIn(page, 'blake');
-  const ids = [await createContact(page.request, { first_name: 'Undo', last_name: `One${u}` }), await createContact(page.request, { first_name: 'Undo', last_name: `Two${u}` })];
+  const ids = [
+    await createContact(page.request, { first_name: 'Undo', last_name: `One${u}` }),
+    await createContact(page.request, { first_name: 'Undo', last_name: `Two${u}` }),
+  ];
   await page.getByRole('searchbox', { name: 'Search contacts' }).fill(u);
   const grid = page.getByRole('grid');
   await expect(grid.getByRole('row')).toHaveCount(3);

@@ -30,7 +30,11 @@ async function filterByTag(page: Page, tag: string, rows: number) {
   await expect(page.getByRole('grid').getByRole('row')).toHaveCount(rows + 1);
 }
 
-const queueEntry = (page: Page, name: string) => page.getByRole('region', { name: /^Queue/ }).getByRole('listitem').filter({ hasText: name });
+const queueEntry = (page: Page, name: string) =>
+  page
+    .getByRole('region', { name: /^Queue/ })
+    .getByRole('listitem')
+    .filter({ hasText: name });
 
 /**
  * Each dialed contact is displayed, then its call begins, then it is done (a contact's api_calldone waits for the next
@@ -41,8 +45,12 @@ function expectCallbacksInOrder(received: Received[], calls: { call_id: string; 
   const events = received.map((r) => {
     const body = JSON.parse(r.body);
     const type = r.path.slice(1);
-    const contact = type === 'api_contact_displayed' ? String(body.contact_user_id)
-      : type === 'api_callbegin' ? contactOfCall.get(body.call_id) : String(body.contact.user_id);
+    const contact =
+      type === 'api_contact_displayed'
+        ? String(body.contact_user_id)
+        : type === 'api_callbegin'
+          ? contactOfCall.get(body.call_id)
+          : String(body.contact.user_id);
     return { type, contact, status: type === 'api_calldone' ? body.status : undefined };
   });
   const ofType = (type: string) => events.filter((e) => e.type === type).map((e) => e.contact);
@@ -55,9 +63,13 @@ function expectCallbacksInOrder(received: Received[], calls: { call_id: string; 
     expect(at('api_callbegin')).toBeLessThan(at('api_calldone'));
   }
   expect(events.find((e) => e.contact === skipped.id)).toMatchObject({ type: 'api_calldone', status: 'Skipped - DNC' });
-  expect(events.filter((e) => e.type === 'api_calldone' && e.contact !== skipped.id).map((e) => e.status)).toEqual(
-    ['Interested', 'Voicemail', 'No Answer', 'Busy', 'Bad Phone'],
-  );
+  expect(events.filter((e) => e.type === 'api_calldone' && e.contact !== skipped.id).map((e) => e.status)).toEqual([
+    'Interested',
+    'Voicemail',
+    'No Answer',
+    'Busy',
+    'Bad Phone',
+  ]);
 }
 
 test('power mode: answered, machine, no answer, busy, not in service and DNC, with signed callbacks', async ({ page, request }) => {
@@ -95,7 +107,10 @@ test('power mode: answered, machine, no answer, busy, not in service and DNC, wi
         contact_filter: { tag_id: tagId },
         preview_mode: 0,
         send_skips: 1,
-        callbacks: ['api_contact_displayed', 'api_callbegin', 'api_calldone'].map((type) => ({ callback_type: type, callback: `${receiver.url}/${type}` })),
+        callbacks: ['api_contact_displayed', 'api_callbegin', 'api_calldone'].map((type) => ({
+          callback_type: type,
+          callback: `${receiver.url}/${type}`,
+        })),
       },
     });
     expect(made.status()).toBe(201);
@@ -124,16 +139,30 @@ test('power mode: answered, machine, no answer, busy, not in service and DNC, wi
 
     await expect(status).toContainText('Session complete', { timeout: 20_000 });
     await expect(status).toContainText('Last: Bad Phone');
-    const results: [Created, string][] = [[pat, 'Interested'], [dana, 'Skipped - DNC'], [max, 'Voicemail'], [nell, 'No Answer'], [bea, 'Busy'], [otto, 'Bad Phone']];
+    const results: [Created, string][] = [
+      [pat, 'Interested'],
+      [dana, 'Skipped - DNC'],
+      [max, 'Voicemail'],
+      [nell, 'No Answer'],
+      [bea, 'Busy'],
+      [otto, 'Bad Phone'],
+    ];
     for (const [who, result] of results) await expect(queueEntry(page, who.name)).toContainText(result);
     await expect(page.getByRole('progressbar', { name: 'Session progress' })).toHaveAttribute('aria-valuetext', '6 of 6');
 
     // What the API keeps of it.
     const read = await (await page.request.get(`/rest/1/dialsession/${session.dialsession_id}`)).json();
-    const calls: { call_id: string; user_id: string; disposition: string; connected: string; voicemail: string; note: string }[] = read.dialsessions.dialsessions.calls;
+    const calls: { call_id: string; user_id: string; disposition: string; connected: string; voicemail: string; note: string }[] =
+      read.dialsessions.dialsessions.calls;
     const dialed = [pat, max, nell, bea, otto];
     expect(calls.map((c) => [c.user_id, c.disposition]).sort()).toEqual(
-      [[pat.id, 'Interested'], [max.id, 'Voicemail'], [nell.id, 'No Answer'], [bea.id, 'Busy'], [otto.id, 'Bad Phone']].sort(),
+      [
+        [pat.id, 'Interested'],
+        [max.id, 'Voicemail'],
+        [nell.id, 'No Answer'],
+        [bea.id, 'Busy'],
+        [otto.id, 'Bad Phone'],
+      ].sort(),
     );
     const patCall = calls.find((c) => c.user_id === pat.id)!;
     expect(patCall).toMatchObject({ connected: '1', note: 'Wants a demo on Thursday.' });
@@ -141,14 +170,17 @@ test('power mode: answered, machine, no answer, busy, not in service and DNC, wi
     const record = (await (await page.request.get(`/rest/1/contacts/${pat.id}`)).json()).contacts.contacts[0];
     expect(record.notes.notes).toContain('Wants a demo on Thursday.');
     expect(record).toMatchObject({ call_result: 'Interested', total_calls: '1' });
-    const activities = (await (await page.request.get(`/rest/1/contacts/${pat.id}/activities`, { params: { days: 1 } })).json()).contact_activities.contact_activities;
+    const activities = (await (await page.request.get(`/rest/1/contacts/${pat.id}/activities`, { params: { days: 1 } })).json())
+      .contact_activities.contact_activities;
     const texts = activities.map((a: { activity: string }) => a.activity);
     expect(texts).toContain('Note added');
     expect(texts.some((t: string) => /^Called \(312\) 472-0200: Interested/.test(t))).toBe(true);
 
     // Callbacks: every contact displayed, begun and done in the queue's order, each signed with the vendor's secret.
     const received = await receiver.waitFor(16, 15_000);
-    expect((await request.post('/auth/login', { headers: WRITE, data: { username: 'vendor', password: DEMO_PASSWORD } })).status()).toBe(200);
+    expect((await request.post('/auth/login', { headers: WRITE, data: { username: 'vendor', password: DEMO_PASSWORD } })).status()).toBe(
+      200,
+    );
     const secret: string = (await (await request.get('/rest/1/dialsession/settings')).json()).settings.settings.callback_secret;
     expect(secret).toMatch(/^whsec_/);
     for (const r of received) expect(verifySignature(secret, r.headers, r.body, new Date(Date.now() + serverSkewMs)), r.path).toBe(true);

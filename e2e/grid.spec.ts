@@ -7,7 +7,11 @@ test('search finds names in either order, phone digit runs and e-mail domains', 
 
   const search = page.getByRole('searchbox', { name: 'Search contacts' });
   const firstRow = page.getByRole('grid').getByRole('row').nth(1);
-  for (const [query, param] of [['murphy ethan', 'murphy+ethan'], ['999-7486', '999-7486'], [`murphy-${u}.test`, `murphy-${u}.test`]] as const) {
+  for (const [query, param] of [
+    ['murphy ethan', 'murphy+ethan'],
+    ['999-7486', '999-7486'],
+    [`murphy-${u}.test`, `murphy-${u}.test`],
+  ] as const) {
     await search.fill(query);
     await expect(page).toHaveURL(new RegExp(`search=${param.replace(/[.+]/g, '\\$&')}`));
     await expect(firstRow).toContainText('Ethan Murphy');
@@ -19,7 +23,11 @@ test('search finds names in either order, phone digit runs and e-mail domains', 
 test('a manager sees owners, filters and sorts by them, and picks custom-field columns', async ({ page }) => {
   const u = Date.now().toString(36);
   await signIn(page, 'alex');
-  await createContact(page.request, { first_name: 'Custom', last_name: `Field${u}`, custom_fields: [{ name: `Region ${u}`, type: 1, value: 'North' }] });
+  await createContact(page.request, {
+    first_name: 'Custom',
+    last_name: `Field${u}`,
+    custom_fields: [{ name: `Region ${u}`, type: 1, value: 'North' }],
+  });
   await page.getByRole('button', { name: 'Sign out' }).click();
   await expect(page).toHaveURL(/\/sign-in/);
   await page.getByLabel('Username').fill('manager');
@@ -31,7 +39,9 @@ test('a manager sees owners, filters and sorts by them, and picks custom-field c
   const owners = page.getByRole('combobox', { name: 'Filter by owner' });
   // The manager's team: the demo's, and whichever members other journeys created under it.
   await expect(owners.getByRole('option').first()).toHaveText('All owners');
-  await expect.poll(() => owners.getByRole('option').allInnerTexts()).toEqual(expect.arrayContaining(['Alex Turner', 'Blake Okafor', 'Casey Lindqvist', 'Morgan Reyes']));
+  await expect
+    .poll(() => owners.getByRole('option').allInnerTexts())
+    .toEqual(expect.arrayContaining(['Alex Turner', 'Blake Okafor', 'Casey Lindqvist', 'Morgan Reyes']));
   await owners.selectOption({ label: 'Alex Turner' });
   await expect(page).toHaveURL(/owner=\d+/);
   await expect(page.getByText('Showing contacts owned by Alex Turner')).toBeVisible();
@@ -50,7 +60,10 @@ test('a manager sees owners, filters and sorts by them, and picks custom-field c
   await page.getByRole('searchbox', { name: 'Search contacts' }).fill(`Field${u}`);
   await expect(grid.getByRole('row')).toHaveCount(2);
   await page.getByRole('button', { name: 'Columns' }).click();
-  await page.getByRole('group', { name: 'Custom fields' }).getByRole('checkbox', { name: `Region ${u}` }).check();
+  await page
+    .getByRole('group', { name: 'Custom fields' })
+    .getByRole('checkbox', { name: `Region ${u}` })
+    .check();
   await expect(grid.getByRole('columnheader', { name: `Region ${u}` })).toBeVisible();
   await expect(grid.getByRole('row').nth(1)).toContainText('North');
 });
@@ -124,7 +137,12 @@ test.describe('on a phone', () => {
   test('the grid becomes a list of cards to select and open by touch', async ({ page }) => {
     const u = Date.now().toString(36);
     await signIn(page, 'blake');
-    const id = await createContact(page.request, { first_name: 'Card', last_name: `Holder${u}`, email: `card.${u}@example.com`, phone: '(312) 555-0142' });
+    const id = await createContact(page.request, {
+      first_name: 'Card',
+      last_name: `Holder${u}`,
+      email: `card.${u}@example.com`,
+      phone: '(312) 555-0142',
+    });
     await page.reload();
 
     await expect(page.getByRole('grid')).toHaveCount(0);

@@ -30,7 +30,8 @@ async function teamOf(page: Page): Promise<Member[]> {
 
 /** The cells after the row header: sessions, calls, connected, connect rate, voicemails, talk time, average. */
 const cellsOf = (row: Locator) => row.getByRole('cell');
-const rowOf = (table: Locator, name: string) => table.getByRole('row').filter({ has: table.page().getByRole('rowheader', { name, exact: true }) });
+const rowOf = (table: Locator, name: string) =>
+  table.getByRole('row').filter({ has: table.page().getByRole('rowheader', { name, exact: true }) });
 
 async function expectFigures(table: Locator, team: Member[], usage: Map<string, Figures>) {
   for (const member of team) {
@@ -49,7 +50,9 @@ async function callsColumn(table: Locator): Promise<number[]> {
   return texts.map((t) => Number(t.replace(/\D/g, '')));
 }
 
-test("a manager reads the team's usage: default days, presets, own dates, sorting, the 90-day limit, a session's calls", async ({ page }) => {
+test("a manager reads the team's usage: default days, presets, own dates, sorting, the 90-day limit, a session's calls", async ({
+  page,
+}) => {
   await signIn(page, 'manager');
   await openUsage(page);
   await expect(page.getByRole('heading', { name: 'Team usage', level: 1 })).toBeVisible();
@@ -59,7 +62,9 @@ test("a manager reads the team's usage: default days, presets, own dates, sortin
   await expect(page.getByLabel('End date')).toHaveValue('2026-11-23');
   await expect(page.getByRole('button', { name: 'Last 7 days' })).toHaveAttribute('aria-pressed', 'true');
   const team = await teamOf(page);
-  expect(team.map((m) => m.display_name)).toEqual(expect.arrayContaining(['Morgan Reyes', 'Alex Turner', 'Blake Okafor', 'Casey Lindqvist']));
+  expect(team.map((m) => m.display_name)).toEqual(
+    expect.arrayContaining(['Morgan Reyes', 'Alex Turner', 'Blake Okafor', 'Casey Lindqvist']),
+  );
   const table = page.getByRole('table', { name: /^Figures per member/ });
   const week = await usageOf(page, '2026-11-17', '2026-11-23');
   await expectFigures(table, team, week);
@@ -112,7 +117,11 @@ test("a manager reads the team's usage: default days, presets, own dates, sortin
 
   // A session's calls, as the API keeps them.
   await page.getByRole('button', { name: 'Last 7 days' }).click();
-  const sessions = (await (await page.request.get('/rest/1/dialsession', { params: { date_start: '2026-11-17', date_end: '2026-11-23', page_size: 10 } })).json()).dialsessions.dialsessions;
+  const sessions = (
+    await (
+      await page.request.get('/rest/1/dialsession', { params: { date_start: '2026-11-17', date_end: '2026-11-23', page_size: 10 } })
+    ).json()
+  ).dialsessions.dialsessions;
   const index = sessions.findIndex((s: { call_count: number }) => s.call_count > 0);
   const newest = sessions[index];
   const calls = (await (await page.request.get(`/rest/1/dialsession/${newest.dialsession_id}`)).json()).dialsessions.dialsessions.calls;
@@ -135,10 +144,17 @@ const USAGE_READ = /\/rest\/1\/dialsession\/usage\?/;
 
 test('a rep sees only its own figures and sessions, and is told when they could not be read', async ({ page }) => {
   await signIn(page, 'blake');
-  await page.route(USAGE_READ, (route) => route.fulfill({
-    status: 500, contentType: 'application/json',
-    body: JSON.stringify({ http_status: 500, status: 'error', debug_codes: [{ code: 50001, reason: 'The server had a problem; nothing was applied.' }] }),
-  }));
+  await page.route(USAGE_READ, (route) =>
+    route.fulfill({
+      status: 500,
+      contentType: 'application/json',
+      body: JSON.stringify({
+        http_status: 500,
+        status: 'error',
+        debug_codes: [{ code: 50001, reason: 'The server had a problem; nothing was applied.' }],
+      }),
+    }),
+  );
   await openUsage(page);
   await expect(page.getByRole('heading', { name: 'Your usage', level: 1 })).toBeVisible();
   const failed = page.getByRole('alert').filter({ hasText: 'Usage could not be loaded' });

@@ -5,5 +5,7 @@ import { ensureWebBuild } from './web-build.mjs';
 
 ensureWebBuild();
 fs.rmSync('.tmp/e2e', { recursive: true, force: true });
-const result = spawnSync(process.execPath, ['node_modules/@playwright/test/cli.js', 'test', ...process.argv.slice(2)], { stdio: 'inherit' });
+const result = spawnSync(process.execPath, ['node_modules/@playwright/test/cli.js', 'test', ...process.argv.slice(2)], {
+  stdio: 'inherit',
+});
 process.exit(result.status ?? 1);

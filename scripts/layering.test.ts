@@ -18,7 +18,8 @@ const RULES: [string, RegExp][] = [
 
 function filesUnder(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir, { withFileTypes: true, recursive: true })
+  return fs
+    .readdirSync(dir, { withFileTypes: true, recursive: true })
     .filter((e) => e.isFile() && /\.tsx?$/.test(e.name) && !e.name.endsWith('.test.ts'))
     .map((e) => path.join(e.parentPath, e.name));
 }
@@ -28,7 +29,9 @@ const importsOf = (file: string) =>
 
 it.each(RULES)('%s imports nothing it must not', (dir, forbidden) => {
   const offending = filesUnder(dir).flatMap((file) =>
-    importsOf(file).filter((spec) => forbidden.test(spec.startsWith('.') ? path.relative('.', path.resolve(path.dirname(file), spec)) : spec))
-      .map((spec) => `${file} -> ${spec}`));
+    importsOf(file)
+      .filter((spec) => forbidden.test(spec.startsWith('.') ? path.relative('.', path.resolve(path.dirname(file), spec)) : spec))
+      .map((spec) => `${file} -> ${spec}`),
+  );
   expect(offending).toEqual([]);
 });

@@ -10,15 +10,30 @@ import fs from 'node:fs';
 const LOCK = 'package-lock.json';
 const lock = JSON.parse(fs.readFileSync(LOCK, 'utf8'));
 const OS = ['android', 'darwin', 'freebsd', 'linux', 'openbsd', 'openharmony', 'win32', 'wasm32'];
-const CPU = { arm: 'arm', 'arm-eabi': 'arm', arm64: 'arm64', x64: 'x64', ia32: 'ia32', loong64: 'loong64', ppc64: 'ppc64', riscv64: 'riscv64', s390x: 's390x' };
+const CPU = {
+  arm: 'arm',
+  'arm-eabi': 'arm',
+  arm64: 'arm64',
+  x64: 'x64',
+  ia32: 'ia32',
+  loong64: 'loong64',
+  ppc64: 'ppc64',
+  riscv64: 'riscv64',
+  s390x: 's390x',
+};
 
 function platformOf(name) {
-  const suffix = name.split('/').pop().replace(/^(rollup|oxide)-/, '');
+  const suffix = name
+    .split('/')
+    .pop()
+    .replace(/^(rollup|oxide)-/, '');
   const [os, ...rest] = suffix.split('-');
   if (!OS.includes(os)) return null;
   if (os === 'wasm32') return { cpu: ['wasm32'] };
   const tail = rest.join('-');
-  const cpu = Object.keys(CPU).sort((a, b) => b.length - a.length).find((c) => tail === c || tail.startsWith(`${c}-`));
+  const cpu = Object.keys(CPU)
+    .sort((a, b) => b.length - a.length)
+    .find((c) => tail === c || tail.startsWith(`${c}-`));
   if (!cpu) return null;
   const platform = { os: [os], cpu: [CPU[cpu]] };
   if (/musl/.test(tail)) platform.libc = ['musl'];

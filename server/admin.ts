@@ -23,7 +23,13 @@ const vendorArgs = createMemberBody
 async function createVendorCommand(args: string[]) {
   const { values } = parseArgs({
     args,
-    options: { username: { type: 'string' }, password: { type: 'string' }, email: { type: 'string' }, 'first-name': { type: 'string' }, 'last-name': { type: 'string' } },
+    options: {
+      username: { type: 'string' },
+      password: { type: 'string' },
+      email: { type: 'string' },
+      'first-name': { type: 'string' },
+      'last-name': { type: 'string' },
+    },
   });
   const parsed = vendorArgs.safeParse(values);
   if (!parsed.success) {
@@ -34,9 +40,16 @@ async function createVendorCommand(args: string[]) {
   try {
     const secretKey = loadSecretKey(config.secretKey, sqlitePath(config.databaseUrl));
     const { username, password, email } = parsed.data;
-    const member = await createVendor({ store, secretKey }, {
-      username, password, email, firstName: parsed.data['first-name'], lastName: parsed.data['last-name'],
-    });
+    const member = await createVendor(
+      { store, secretKey },
+      {
+        username,
+        password,
+        email,
+        firstName: parsed.data['first-name'],
+        lastName: parsed.data['last-name'],
+      },
+    );
     process.stdout.write(`${JSON.stringify(toMemberRecord(member, personalToken(secretKey, member)))}\n`);
   } finally {
     await store.close();

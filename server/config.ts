@@ -5,7 +5,11 @@ import { z } from 'zod';
 /** Whether a listening address is reachable from this machine alone. */
 export const isLoopback = (host: string) => /^(localhost|::1|\[::1\]|127(\.\d{1,3}){3})$/i.test(host.trim());
 
-const commaList = (value: string) => value.split(',').map((v) => v.trim()).filter(Boolean);
+const commaList = (value: string) =>
+  value
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
 
 /** The addresses whose X-Forwarded-For is believed; the same parser Express uses, so a value it refuses stops start-up. */
 function validProxyList(value: string): boolean {
@@ -32,11 +36,24 @@ const schema = z
     SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     DEMO_DATA: z.enum(['0', '1']).optional(),
-    SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(60),
-    SESSION_MAX_HOURS: z.coerce.number().int().min(1).max(24 * 30).default(12),
+    SESSION_IDLE_MINUTES: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 60)
+      .default(60),
+    SESSION_MAX_HOURS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 30)
+      .default(12),
     WORKERS: z.coerce.number().int().min(1).max(64).default(DEFAULT_WORKERS),
     RECORD_CACHE_SIZE: z.coerce.number().int().min(0).max(10_000_000).default(20_000),
-    TRUST_PROXY: z.string().default('').refine(validProxyList, 'must be a comma-separated list of proxy addresses or subnets (e.g. 10.0.0.1, 10.0.0.0/8, loopback)'),
+    TRUST_PROXY: z
+      .string()
+      .default('')
+      .refine(validProxyList, 'must be a comma-separated list of proxy addresses or subnets (e.g. 10.0.0.1, 10.0.0.0/8, loopback)'),
     HEADERS_TIMEOUT_SECONDS: z.coerce.number().min(1).max(300).default(10),
     REQUEST_TIMEOUT_SECONDS: z.coerce.number().min(1).max(3600).default(30),
     KEEP_ALIVE_TIMEOUT_SECONDS: z.coerce.number().min(1).max(600).default(5),

@@ -12,13 +12,23 @@ import { Housekeeper } from './modules/housekeeping/housekeeper.js';
  * housekeeper (retention), which whoever serves requests starts (`startBackground`) and stops.
  */
 export type Context = {
-  store: Store; config: Config; secretKey: Buffer; logger: Logger; records: RecordCache; dialer: DialerRuntime; jobs: JobRunner;
+  store: Store;
+  config: Config;
+  secretKey: Buffer;
+  logger: Logger;
+  records: RecordCache;
+  dialer: DialerRuntime;
+  jobs: JobRunner;
   housekeeper: Housekeeper;
 };
 
 export function createContext(parts: Omit<Context, 'records' | 'dialer' | 'jobs' | 'housekeeper'>): Context {
-  const ctx = { ...parts, records: new RecordCache(parts.config.recordCacheSize), jobs: new JobRunner(parts.store, parts.logger),
-    housekeeper: new Housekeeper(parts.store, parts.logger) } as Context;
+  const ctx = {
+    ...parts,
+    records: new RecordCache(parts.config.recordCacheSize),
+    jobs: new JobRunner(parts.store, parts.logger),
+    housekeeper: new Housekeeper(parts.store, parts.logger),
+  } as Context;
   ctx.dialer = createDialerRuntime(ctx);
   return ctx;
 }

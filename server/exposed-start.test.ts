@@ -17,8 +17,12 @@ afterAll(() => folders.forEach((f) => f.remove()));
 
 const start = (f: StoreFolder, env: Record<string, string>) =>
   run(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
-    env: { ...process.env, DATABASE_URL: f.databaseUrl, SECRET_KEY: f.secretKey, PORT: '0', LOG_LEVEL: 'warn', ...env }, timeout: 30_000,
-  }).then(() => ({ code: 0, stderr: '' }), (e: { code: number; stderr: string }) => e);
+    env: { ...process.env, DATABASE_URL: f.databaseUrl, SECRET_KEY: f.secretKey, PORT: '0', LOG_LEVEL: 'warn', ...env },
+    timeout: 30_000,
+  }).then(
+    () => ({ code: 0, stderr: '' }),
+    (e: { code: number; stderr: string }) => e,
+  );
 
 it('listens on 127.0.0.1 by default', async () => {
   const server = await startServerProcess(folder(), { HOST: '' });
@@ -26,7 +30,9 @@ it('listens on 127.0.0.1 by default', async () => {
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
     // From this machine's own network address (as another machine would come), nothing answers. A machine with no
     // address but loopback has no such door to try.
-    const outside = Object.values(os.networkInterfaces()).flat().find((i) => i && i.family === 'IPv4' && !i.internal);
+    const outside = Object.values(os.networkInterfaces())
+      .flat()
+      .find((i) => i && i.family === 'IPv4' && !i.internal);
     if (outside) await expect(fetch(`http://${outside.address}:${new URL(server.url).port}/healthz`)).rejects.toThrow();
   } finally {
     await server.stop();

@@ -18,7 +18,10 @@ const admin = (...args: string[]) => run(process.execPath, ['--import', 'tsx', '
 
 async function waitForHealth(url: string) {
   for (let i = 0; i < 200; i++) {
-    const ok = await fetch(url).then((r) => r.ok, () => false);
+    const ok = await fetch(url).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return;
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -107,8 +110,15 @@ describe('admin create-vendor', () => {
     const lines = stdout.trim().split('\n');
     expect(lines).toHaveLength(1);
     const member = JSON.parse(lines[0]!);
-    expect(member).toMatchObject({ username: 'ops', email_address: 'ops@example.com', role: 'vendor', oauth: { bearer_token: expect.stringMatching(/^rb_/) } });
-    const me = await fetch(`http://127.0.0.1:${PORT}/rest/1/members/me`, { headers: { authorization: `Bearer ${member.oauth.bearer_token}` } });
+    expect(member).toMatchObject({
+      username: 'ops',
+      email_address: 'ops@example.com',
+      role: 'vendor',
+      oauth: { bearer_token: expect.stringMatching(/^rb_/) },
+    });
+    const me = await fetch(`http://127.0.0.1:${PORT}/rest/1/members/me`, {
+      headers: { authorization: `Bearer ${member.oauth.bearer_token}` },
+    });
     expect(me.status).toBe(200);
     expect((await me.json()).members.members.user_id).toBe(member.user_id);
   });
@@ -133,8 +143,13 @@ describe('shutdown', () => {
     const half = Math.floor(body.length / 2);
     const answered = new Promise<{ status: number; text: string }>((resolve, reject) => {
       const req = http.request(
-        { host: '127.0.0.1', port: PORT, method: 'POST', path: '/rest/1/contacts',
-          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+        {
+          host: '127.0.0.1',
+          port: PORT,
+          method: 'POST',
+          path: '/rest/1/contacts',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        },
         (res) => {
           let text = '';
           res.on('data', (d) => (text += d)).on('end', () => resolve({ status: res.statusCode ?? 0, text }));

@@ -56,13 +56,17 @@ async function prepareStore(config: Config, logger: Logger): Promise<DemoLogin[]
     if (guarded) {
       const published = await publishedDemoLogins(store.db);
       if (published.length) {
-        throw new ConfigError(`HOST=${config.host} makes this server reachable from other machines, and the store has demo accounts with the published password (${published.join(', ')}). Change their passwords, use another store, or set DEMO_DATA=1 to serve them anyway (a demo).`);
+        throw new ConfigError(
+          `HOST=${config.host} makes this server reachable from other machines, and the store has demo accounts with the published password (${published.join(', ')}). Change their passwords, use another store, or set DEMO_DATA=1 to serve them anyway (a demo).`,
+        );
       }
     }
     const empty = await isEmpty(store.db);
     if (!empty || config.demoData === 'off') return [];
     if (guarded) {
-      process.stdout.write(`\nNot seeding demo data: HOST=${config.host} is reachable from other machines and the demo logins share a published password. Set DEMO_DATA=1 to seed it anyway.\n`);
+      process.stdout.write(
+        `\nNot seeding demo data: HOST=${config.host} is reachable from other machines and the demo logins share a published password. Set DEMO_DATA=1 to seed it anyway.\n`,
+      );
       return [];
     }
     const started = Date.now();
@@ -80,7 +84,8 @@ async function serve(config: Config, logger: Logger): Promise<number> {
   const store = await openStore(config.databaseUrl);
   const ctx = createContext({ store, config, logger, secretKey: loadSecretKey(config.secretKey, sqlitePath(config.databaseUrl)) });
   const staticDir = path.join(root, 'dist');
-  if (!fs.existsSync(path.join(staticDir, 'index.html')) && !cluster.isWorker) logger.warn('web app not built (run npm run build); serving the API only');
+  if (!fs.existsSync(path.join(staticDir, 'index.html')) && !cluster.isWorker)
+    logger.warn('web app not built (run npm run build); serving the API only');
   const server = createHttpServer(createApp(ctx, { staticDir }), config.connections).listen(config.port, config.host);
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
   const port = (server.address() as AddressInfo).port;
@@ -97,7 +102,10 @@ async function serve(config: Config, logger: Logger): Promise<number> {
     // Dialer event streams end now, so that closing the server waits only for requests in flight.
     void Promise.all([closed, stopBackground(ctx)])
       .then(() => store.close())
-      .then(() => logger.info('store closed; bye'), (error: unknown) => logger.error({ err: error }, 'shutdown did not finish cleanly'))
+      .then(
+        () => logger.info('store closed; bye'),
+        (error: unknown) => logger.error({ err: error }, 'shutdown did not finish cleanly'),
+      )
       .finally(() => {
         clearTimeout(force);
         process.exit(0);

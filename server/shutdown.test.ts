@@ -19,7 +19,9 @@ beforeAll(async () => {
   const token = personalToken(Buffer.from(folder.secretKey, 'utf8'), vendor);
   for (let i = 0; i < 20; i++) {
     const reply = await fetch(`${server.url}/rest/1/contacts`, {
-      method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ first_name: `Write ${i}` }),
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ first_name: `Write ${i}` }),
     });
     expect(reply.status).toBe(201);
   }
@@ -29,7 +31,8 @@ afterAll(async () => {
   folder?.remove();
 });
 
-const alive = async (group: number) => (await run('pgrep', ['-g', String(group)]).catch(() => ({ stdout: '' }))).stdout.trim().split('\n').filter(Boolean);
+const alive = async (group: number) =>
+  (await run('pgrep', ['-g', String(group)]).catch(() => ({ stdout: '' }))).stdout.trim().split('\n').filter(Boolean);
 
 it('exits, workers and all, when the reader of its output goes away right after SIGTERM', async () => {
   const group = server.child.pid!;

@@ -7,9 +7,7 @@ import { teamIds } from './auth.repository.js';
  * Whose contacts a member may see and change: a vendor its whole organisation; anyone else itself and
  * the team beneath it (a member without a team: only itself).
  */
-export type Scope =
-  | { kind: 'organisation'; orgId: number }
-  | { kind: 'team'; orgId: number; memberIds: number[] };
+export type Scope = { kind: 'organisation'; orgId: number } | { kind: 'team'; orgId: number; memberIds: number[] };
 
 /** Who is asking, how (a bearer token or the web app's session) and what they may reach. */
 export type AuthContext = { member: Member; via: 'bearer' | 'session'; scope: Scope };

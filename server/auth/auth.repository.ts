@@ -7,7 +7,9 @@ import type { Member } from '../db/schema.js';
  * these look-ups too; auth never reaches into the modules.
  */
 
-const memberById = prepared<null, { id: number }, Member>('member by id', (db, _, p) => db.selectFrom('members').selectAll().where('id', '=', p.id));
+const memberById = prepared<null, { id: number }, Member>('member by id', (db, _, p) =>
+  db.selectFrom('members').selectAll().where('id', '=', p.id),
+);
 export const findMemberById = async (db: Db, id: number): Promise<Member | undefined> => (await memberById(db, null, { id }))[0];
 
 export const findMemberByUsername = (db: Db, username: string) =>
@@ -27,7 +29,8 @@ const team = prepared<null, { memberId: number }, { id: number }>('team', (db, _
         .unionAll((q) => q.selectFrom('members').innerJoin('team', 'team.id', 'members.parent_id').select('members.id')),
     )
     .selectFrom('team')
-    .select('id'));
+    .select('id'),
+);
 
 export async function teamIds(db: Db, memberId: number): Promise<number[]> {
   return (await team(db, null, { memberId })).map((r) => r.id);
@@ -41,7 +44,8 @@ const tokenHolder = prepared<null, { hash: string }, TokenHolder>('token holder'
     .innerJoin('members', 'members.id', 'access_tokens.member_id')
     .selectAll('members')
     .select(['access_tokens.expires_at', 'access_tokens.revoked_at'])
-    .where('access_tokens.token_hash', '=', p.hash));
+    .where('access_tokens.token_hash', '=', p.hash),
+);
 
 /** The member a token hash belongs to, with the token's expiry and revocation, in one query. */
 export const findTokenHolder = async (db: Db, hash: string): Promise<TokenHolder | undefined> => (await tokenHolder(db, null, { hash }))[0];
@@ -56,7 +60,8 @@ export async function insertSession(db: Db, row: SessionRow) {
   await db.insertInto('sessions').values(row).execute();
 }
 
-export const findSession = (db: Db, idHash: string) => db.selectFrom('sessions').selectAll().where('id_hash', '=', idHash).executeTakeFirst();
+export const findSession = (db: Db, idHash: string) =>
+  db.selectFrom('sessions').selectAll().where('id_hash', '=', idHash).executeTakeFirst();
 
 export async function touchSession(db: Db, idHash: string, at: string) {
   await db.updateTable('sessions').set({ last_seen_at: at }).where('id_hash', '=', idHash).execute();
@@ -73,8 +78,14 @@ export const findAttemptCounts = (db: Db, keys: string[]): Promise<AttemptCount[
 
 export async function saveAttemptCounts(db: Db, rows: AttemptCount[]) {
   if (!rows.length) return;
-  await db.insertInto('sign_in_attempts').values(rows)
-    .onConflict((oc) => oc.column('key').doUpdateSet((eb) => ({ attempts: eb.ref('excluded.attempts'), window_started_at: eb.ref('excluded.window_started_at') })))
+  await db
+    .insertInto('sign_in_attempts')
+    .values(rows)
+    .onConflict((oc) =>
+      oc
+        .column('key')
+        .doUpdateSet((eb) => ({ attempts: eb.ref('excluded.attempts'), window_started_at: eb.ref('excluded.window_started_at') })),
+    )
     .execute();
 }
 
@@ -84,14 +95,18 @@ export async function deleteAttemptCounts(db: Db, keys: string[]) {
 
 /** Housekeeping: web sessions past their absolute end (an idle one is refused when used, and ends by then too). */
 export async function pruneWebSessions(tx: Db, at: string, limit: number): Promise<number> {
-  const result = await tx.deleteFrom('sessions').where('id_hash', 'in', tx.selectFrom('sessions').select('id_hash')
-    .where('expires_at', '<=', at).limit(limit)).executeTakeFirst();
+  const result = await tx
+    .deleteFrom('sessions')
+    .where('id_hash', 'in', tx.selectFrom('sessions').select('id_hash').where('expires_at', '<=', at).limit(limit))
+    .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
 
 /** Housekeeping: sign-in counts whose window opened before `before`: a closed window counts nothing. */
 export async function pruneSignInCounts(tx: Db, before: string, limit: number): Promise<number> {
-  const result = await tx.deleteFrom('sign_in_attempts').where('key', 'in', tx.selectFrom('sign_in_attempts').select('key')
-    .where('window_started_at', '<', before).limit(limit)).executeTakeFirst();
+  const result = await tx
+    .deleteFrom('sign_in_attempts')
+    .where('key', 'in', tx.selectFrom('sign_in_attempts').select('key').where('window_started_at', '<', before).limit(limit))
+    .executeTakeFirst();
   return Number(result.numDeletedRows);
 }

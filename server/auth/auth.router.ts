@@ -19,7 +19,6 @@ export function authRouter(ctx: Context): Router {
   const router = Router();
   const { db } = ctx.store;
 
-
   router.post('/login', async (req, res) => {
     requireCsrfHeader(req);
     const { username, password } = parse(signInBody, req.body);

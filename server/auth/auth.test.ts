@@ -20,7 +20,11 @@ const signIn = (username: string, password = TEST_PASSWORD, headers: Record<stri
     body: JSON.stringify({ username, password }),
   });
 
-const cookieOf = (reply: Reply, name = 'rb_session') => reply.headers.getSetCookie().map((c) => new RegExp(`^${name}=([^;]*)`).exec(c)?.[1]).find(Boolean) ?? '';
+const cookieOf = (reply: Reply, name = 'rb_session') =>
+  reply.headers
+    .getSetCookie()
+    .map((c) => new RegExp(`^${name}=([^;]*)`).exec(c)?.[1])
+    .find(Boolean) ?? '';
 
 async function sessionFor(member: Member) {
   const reply = await signIn(member.username);
@@ -29,16 +33,24 @@ async function sessionFor(member: Member) {
 }
 
 /** The web app: the session cookie and the CSRF header, never a bearer token. */
-const browser = (cookie: string, headers: Record<string, string> = CSRF) => caller(server.url, { cookie: `rb_session=${cookie}`, ...headers });
+const browser = (cookie: string, headers: Record<string, string> = CSRF) =>
+  caller(server.url, { cookie: `rb_session=${cookie}`, ...headers });
 
 const expectError = (reply: Reply, status: number, code: number) => {
   expect(reply.status).toBe(status);
-  expect(reply.body).toEqual({ http_status: status, status: 'error', debug_codes: [expect.objectContaining({ code, reason: expect.any(String) })] });
+  expect(reply.body).toEqual({
+    http_status: status,
+    status: 'error',
+    debug_codes: [expect.objectContaining({ code, reason: expect.any(String) })],
+  });
 };
 
 async function insertToken(member: Member, token: string, values: { expires_at?: string; revoked_at?: string }) {
   await server.ctx.store.write((tx) =>
-    tx.insertInto('access_tokens').values({ member_id: member.id, token_hash: sha256(token), kind: 'oauth', created_at: now(), ...values }).execute(),
+    tx
+      .insertInto('access_tokens')
+      .values({ member_id: member.id, token_hash: sha256(token), kind: 'oauth', created_at: now(), ...values })
+      .execute(),
   );
 }
 
@@ -69,26 +81,39 @@ describe('the rest of the HTTP surface', () => {
     expect(reply.status).toBe(200);
     expect(reply.body).toMatchObject({ http_status: 200, status: 'success' });
     expect(reply.body.tranquility).toEqual({
-      tranquility: [{ meaning: expect.any(String) }], page: 1, page_size: 1, total_results: 1, total_pages: 1,
+      tranquility: [{ meaning: expect.any(String) }],
+      page: 1,
+      page_size: 1,
+      total_results: 1,
+      total_pages: 1,
     });
   });
 
   it('marks API answers, errors included, as not to be stored, and sends no ETag', async () => {
     const api = server.as(server.tokenOf(team.rep));
-    for (const reply of [await api.get('/rest/1/members/me'), await api.get('/rest/1/contacts/999999'), await server.as().get('/rest/1/members')]) {
+    for (const reply of [
+      await api.get('/rest/1/members/me'),
+      await api.get('/rest/1/contacts/999999'),
+      await server.as().get('/rest/1/members'),
+    ]) {
       expect(reply.headers.get('cache-control'), reply.text).toBe('no-store');
       expect(reply.headers.get('etag')).toBeNull();
     }
     expect((await signIn(team.rep.username)).headers.get('cache-control')).toBe('no-store');
   });
 
-  it.each(['/rest/1/nowhere', '/rest/2/members', '/auth/nowhere'])('answers an unknown route %s with 404 in the error envelope', async (path) => {
-    expectError(await server.as(server.tokenOf(team.vendor)).get(path), 404, Codes.routeNotFound);
-  });
+  it.each(['/rest/1/nowhere', '/rest/2/members', '/auth/nowhere'])(
+    'answers an unknown route %s with 404 in the error envelope',
+    async (path) => {
+      expectError(await server.as(server.tokenOf(team.vendor)).get(path), 404, Codes.routeNotFound);
+    },
+  );
 
   it('answers a malformed JSON body with 400 40001', async () => {
     const reply = await server.as(server.tokenOf(team.vendor)).raw('/rest/1/folders', {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name": ',
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"name": ',
     });
     expectError(reply, 400, Codes.malformedBody);
   });
@@ -100,7 +125,9 @@ describe('POST /auth/login', () => {
     expect(reply.status).toBe(200);
     const [session, device] = reply.headers.getSetCookie();
     expect(session).toMatch(/^rb_session=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Strict; Max-Age=\d+$/);
-    expect(device).toMatch(/^rb_device=\d+\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}; Path=\/auth; HttpOnly; SameSite=Strict; Max-Age=31536000$/);
+    expect(device).toMatch(
+      /^rb_device=\d+\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}; Path=\/auth; HttpOnly; SameSite=Strict; Max-Age=31536000$/,
+    );
     expect(reply.headers.get('set-cookie')).not.toMatch(/Secure/);
     expect(reply.body.member).toMatchObject({ user_id: String(team.manager.id), username: team.manager.username });
     expect(reply.body.member).not.toHaveProperty('oauth');
@@ -123,7 +150,9 @@ describe('POST /auth/login', () => {
   });
 
   it('refuses a body without username with 400 naming it', async () => {
-    const reply = await server.as().raw('/auth/login', { method: 'POST', headers: { 'content-type': 'application/json', ...CSRF }, body: '{}' });
+    const reply = await server
+      .as()
+      .raw('/auth/login', { method: 'POST', headers: { 'content-type': 'application/json', ...CSRF }, body: '{}' });
     expect(reply.status).toBe(400);
     expect(reply.body.debug_codes.map((d: { field: string }) => d.field)).toEqual(['username', 'password']);
   });

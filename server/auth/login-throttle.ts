@@ -39,11 +39,18 @@ export async function admitSignIn(store: Store, attempt: SignInAttempt): Promise
     const at = now();
     const current = await liveCounts(tx, keys, at);
     const full = keys.filter((k) => k.checked && (current.get(k.key)?.attempts ?? 0) >= k.limit);
-    if (full.length) return full.map((k) => addSeconds(current.get(k.key)!.window_started_at, WINDOW_SECONDS)).sort().pop()!;
-    await saveAttemptCounts(tx, keys.map(({ key }) => {
-      const row = current.get(key);
-      return { key, attempts: (row?.attempts ?? 0) + 1, window_started_at: row?.window_started_at ?? at };
-    }));
+    if (full.length)
+      return full
+        .map((k) => addSeconds(current.get(k.key)!.window_started_at, WINDOW_SECONDS))
+        .sort()
+        .pop()!;
+    await saveAttemptCounts(
+      tx,
+      keys.map(({ key }) => {
+        const row = current.get(key);
+        return { key, attempts: (row?.attempts ?? 0) + 1, window_started_at: row?.window_started_at ?? at };
+      }),
+    );
     return null;
   });
   if (refusedUntil) {
@@ -58,13 +65,19 @@ export async function settleSignIn(store: Store, attempt: SignInAttempt): Promis
   await store.write(async (tx) => {
     await deleteAttemptCounts(tx, [pair!.key]);
     const current = await liveCounts(tx, shared, now());
-    await saveAttemptCounts(tx, [...current.values()].map((row) => ({ ...row, attempts: Math.max(0, row.attempts - 1) })));
+    await saveAttemptCounts(
+      tx,
+      [...current.values()].map((row) => ({ ...row, attempts: Math.max(0, row.attempts - 1) })),
+    );
   });
 }
 
 /** The counts of these keys whose window is still open. */
 async function liveCounts(tx: Store['db'], keys: Key[], at: string): Promise<Map<string, AttemptCount>> {
   const opened = addSeconds(at, -WINDOW_SECONDS);
-  const rows = await findAttemptCounts(tx, keys.map((k) => k.key));
+  const rows = await findAttemptCounts(
+    tx,
+    keys.map((k) => k.key),
+  );
   return new Map(rows.filter((r) => r.window_started_at > opened).map((r) => [r.key, r]));
 }

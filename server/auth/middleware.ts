@@ -33,7 +33,8 @@ export function authenticate(ctx: Context): RequestHandler {
       member = await memberForToken(db, match[1]!);
     } else {
       const sessionId = sessionIdOf(req);
-      if (!sessionId) throw unauthorized(Codes.missingAuthorization, 'The Authorization header is missing. Send "Authorization: Bearer <token>".');
+      if (!sessionId)
+        throw unauthorized(Codes.missingAuthorization, 'The Authorization header is missing. Send "Authorization: Bearer <token>".');
       const memberId = await resumeSession(ctx.store, sessionId, ctx.config.session);
       if (!memberId) throw unauthorized(Codes.sessionEnded, 'Your session has ended. Sign in again.');
       requireCsrfHeader(req);

@@ -2,7 +2,10 @@ import crypto from 'node:crypto';
 import { promisify } from 'node:util';
 
 const scrypt = promisify(crypto.scrypt) as (
-  password: string, salt: Buffer, keylen: number, options: crypto.ScryptOptions,
+  password: string,
+  salt: Buffer,
+  keylen: number,
+  options: crypto.ScryptOptions,
 ) => Promise<Buffer>;
 
 /* OWASP password storage cheat sheet: scrypt with N=2^17, r=8, p=1. It needs 128 MiB, above Node's 32 MiB default. */
@@ -20,7 +23,10 @@ export async function verifyPassword(password: string, stored: string): Promise<
   if (scheme !== 'scrypt' || !salt || !expected) return false;
   const expectedKey = Buffer.from(expected, 'base64');
   const key = await scrypt(password, Buffer.from(salt, 'base64'), expectedKey.length, {
-    N: Number(n), r: Number(r), p: Number(p), maxmem: PARAMS.maxmem,
+    N: Number(n),
+    r: Number(r),
+    p: Number(p),
+    maxmem: PARAMS.maxmem,
   });
   return crypto.timingSafeEqual(key, expectedKey);
 }

@@ -33,7 +33,14 @@ export async function startSession(store: Store, memberId: number, policy: Sessi
   const id = crypto.randomBytes(32).toString('base64url');
   const at = now();
   await store.write((tx) =>
-    insertSession(tx, { id_hash: sha256(id), member_id: memberId, created_at: at, last_seen_at: at, expires_at: addSeconds(at, policy.maxSeconds) }));
+    insertSession(tx, {
+      id_hash: sha256(id),
+      member_id: memberId,
+      created_at: at,
+      last_seen_at: at,
+      expires_at: addSeconds(at, policy.maxSeconds),
+    }),
+  );
   return id;
 }
 

@@ -35,10 +35,15 @@ afterAll(async () => {
 const CSRF = { 'x-ringbook-request': '1', 'content-type': 'application/json' };
 
 function signIn(server: TestServer, username: string, password: string, headers: Record<string, string> = {}) {
-  return caller(server.url, {}).raw('/auth/login', { method: 'POST', headers: { ...CSRF, ...headers }, body: JSON.stringify({ username, password }) });
+  return caller(server.url, {}).raw('/auth/login', {
+    method: 'POST',
+    headers: { ...CSRF, ...headers },
+    body: JSON.stringify({ username, password }),
+  });
 }
 const from = (n: number) => ({ 'x-forwarded-for': `203.0.113.${n}` });
-const cookieNamed = (setCookies: string[], name: string) => setCookies.map((c) => new RegExp(`^${name}=([^;]*)`).exec(c)?.[1]).find(Boolean);
+const cookieNamed = (setCookies: string[], name: string) =>
+  setCookies.map((c) => new RegExp(`^${name}=([^;]*)`).exec(c)?.[1]).find(Boolean);
 
 describe('a stranger cannot lock a member out', () => {
   it("counts an account's attempts per address: failures from six addresses leave the owner's sign-in from a seventh alone", async () => {
@@ -53,7 +58,9 @@ describe('a stranger cannot lock a member out', () => {
     const device = cookieNamed(first.headers.getSetCookie(), 'rb_device');
     expect(device).toBeTruthy();
     // Four attempts from each address, all at once: none of them meets its own address's limits.
-    const guesses = Array.from({ length: SIGN_IN_LIMITS.account }, (_, n) => signIn(server, team.teammate.username, 'wrong password!', from(101 + Math.floor(n / 4))));
+    const guesses = Array.from({ length: SIGN_IN_LIMITS.account }, (_, n) =>
+      signIn(server, team.teammate.username, 'wrong password!', from(101 + Math.floor(n / 4))),
+    );
     expect((await Promise.all(guesses)).map((r) => r.status)).toEqual(Array(SIGN_IN_LIMITS.account).fill(401));
     const stranger = await signIn(server, team.teammate.username, TEST_PASSWORD, from(200));
     expect(stranger.status).toBe(429);
@@ -66,15 +73,16 @@ describe('a stranger cannot lock a member out', () => {
 
   it('gives a successful attempt back, so colleagues behind one office address are not throttled by each other', async () => {
     const { server, team } = proxied;
-    for (let i = 0; i <= SIGN_IN_LIMITS.address; i++) expect((await signIn(server, team.manager.username, TEST_PASSWORD, from(50))).status).toBe(200);
+    for (let i = 0; i <= SIGN_IN_LIMITS.address; i++)
+      expect((await signIn(server, team.manager.username, TEST_PASSWORD, from(50))).status).toBe(200);
   });
-
 });
 
 describe('X-Forwarded-For', () => {
   it('is not believed by default (TRUST_PROXY empty): rotating it does not get past the throttle', async () => {
     const { server, team } = direct;
-    for (let n = 1; n <= SIGN_IN_LIMITS.pair; n++) expect((await signIn(server, team.rep.username, 'wrong password!', from(n))).status).toBe(401);
+    for (let n = 1; n <= SIGN_IN_LIMITS.pair; n++)
+      expect((await signIn(server, team.rep.username, 'wrong password!', from(n))).status).toBe(401);
     expect((await signIn(server, team.rep.username, TEST_PASSWORD, from(99))).status).toBe(429);
   });
 });
@@ -93,6 +101,8 @@ describe('cookies of other apps on the same host', () => {
     if (status === 401) expect(reply.body.debug_codes[0].code).toBe(Codes.missingAuthorization);
     const login = await signIn(server, team.vendor.username, TEST_PASSWORD, { cookie: cookie(session) });
     expect(login.status).toBe(200);
-    expect((await caller(server.url, { cookie: cookie(session), 'x-ringbook-request': '1' }).raw('/auth/logout', { method: 'POST' })).status).toBe(204);
+    expect(
+      (await caller(server.url, { cookie: cookie(session), 'x-ringbook-request': '1' }).raw('/auth/logout', { method: 'POST' })).status,
+    ).toBe(204);
   });
 });

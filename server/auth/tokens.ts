@@ -24,8 +24,10 @@ export async function issuePersonalToken(db: Db, key: Buffer, member: Pick<Membe
 /** Resolves a presented bearer token to its member in one query, or throws the 401 the contract expects. */
 export async function memberForToken(db: Db, token: string): Promise<Member> {
   const row = await findTokenHolder(db, sha256(token));
-  if (!row || row.revoked_at) throw unauthorized(Codes.unknownToken, 'The access token is not valid. Send a current token as "Authorization: Bearer <token>".');
-  if (row.expires_at && row.expires_at <= now()) throw unauthorized(Codes.expiredToken, 'The access token has expired. Refresh it or ask for a new one.');
+  if (!row || row.revoked_at)
+    throw unauthorized(Codes.unknownToken, 'The access token is not valid. Send a current token as "Authorization: Bearer <token>".');
+  if (row.expires_at && row.expires_at <= now())
+    throw unauthorized(Codes.expiredToken, 'The access token has expired. Refresh it or ask for a new one.');
   const { expires_at: _expires, revoked_at: _revoked, ...member } = row;
   return member;
 }

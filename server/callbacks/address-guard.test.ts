@@ -62,8 +62,14 @@ describe('checkCallbackUrl', () => {
   });
 
   it('still wants http(s) from an allowed host', async () => {
-    expect(await checkCallbackUrl('ftp://127.0.0.1/hook', { allowedHosts: ['127.0.0.1'] })).toEqual({ ok: false, reason: 'must be an http or https URL' });
-    expect(await checkCallbackUrl('http://a:b@127.0.0.1/hook', { allowedHosts: ['127.0.0.1'] })).toEqual({ ok: false, reason: 'must not contain a user name or password' });
+    expect(await checkCallbackUrl('ftp://127.0.0.1/hook', { allowedHosts: ['127.0.0.1'] })).toEqual({
+      ok: false,
+      reason: 'must be an http or https URL',
+    });
+    expect(await checkCallbackUrl('http://a:b@127.0.0.1/hook', { allowedHosts: ['127.0.0.1'] })).toEqual({
+      ok: false,
+      reason: 'must not contain a user name or password',
+    });
   });
 
   it('exempts only the hosts named, not their neighbours', async () => {

@@ -30,7 +30,11 @@ export function describeUrl(url: string): string {
 }
 
 /** The URL parser gives IPv6 hosts in brackets; allowed hosts are written either way, in any case. */
-const bareHost = (host: string) => host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
+const bareHost = (host: string) =>
+  host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1');
 
 export function isAllowedHost(hostname: string, allowedHosts: string[]): boolean {
   const host = bareHost(hostname);

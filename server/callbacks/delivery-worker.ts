@@ -79,8 +79,11 @@ export class DeliveryWorker {
       if (!sent && this.running) await this.idle();
     }
     if (!settled.length) return;
-    await this.store.write((tx) => recordOutcomes(tx, this.owner, settled))
-      .catch((error: unknown) => this.logger.error({ err: error }, 'callback outcomes not recorded; their leases will run out and they will be sent again'));
+    await this.store
+      .write((tx) => recordOutcomes(tx, this.owner, settled))
+      .catch((error: unknown) =>
+        this.logger.error({ err: error }, 'callback outcomes not recorded; their leases will run out and they will be sent again'),
+      );
   }
 
   private idle(): Promise<void> {
@@ -120,8 +123,17 @@ export class DeliveryWorker {
     if (result.ok) return { id: row.id, delivered: true, status: result.status!, atMs: nowMs() };
     const next = nextAttemptAt(row.created_at_ms, row.attempts, nowMs(), this.options.random);
     // The URL is the integration's: its path and query can hold secrets, so only its origin is logged.
-    this.logger.warn({ callback: row.id, to: describeUrl(row.url), attempt: row.attempts, status: result.status, error: result.error, retry: next !== null },
-      next === null ? 'callback failed for 24 hours; giving up' : 'callback not delivered; will retry');
+    this.logger.warn(
+      {
+        callback: row.id,
+        to: describeUrl(row.url),
+        attempt: row.attempts,
+        status: result.status,
+        error: result.error,
+        retry: next !== null,
+      },
+      next === null ? 'callback failed for 24 hours; giving up' : 'callback not delivered; will retry',
+    );
     return { id: row.id, delivered: false, status: result.status, error: result.error ?? 'not delivered', nextAttemptAtMs: next };
   }
 }

@@ -44,8 +44,13 @@ it('delivers after a restart every callback that was pending when the server was
   server = await startServerProcess(folder, { ...SETTINGS, CLOCK_START: AFTERNOON });
   const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
   const contacts = [7, 8, 9, 8, 9].map((d, i) => ({ first_name: `Durable ${i}`, phone: `312474010${d}`, allow_duplicates: 1 }));
-  const callbacks = ['api_contact_displayed', 'api_callbegin', 'api_calldone'].map((t) => ({ callback_type: t, callback: `${receiver.url}/${t}` }));
-  const created = await (await fetch(`${server.url}/rest/1/dialsession`, { method: 'POST', headers: auth, body: JSON.stringify({ contacts, callbacks }) })).json();
+  const callbacks = ['api_contact_displayed', 'api_callbegin', 'api_calldone'].map((t) => ({
+    callback_type: t,
+    callback: `${receiver.url}/${t}`,
+  }));
+  const created = await (
+    await fetch(`${server.url}/rest/1/dialsession`, { method: 'POST', headers: auth, body: JSON.stringify({ contacts, callbacks }) })
+  ).json();
   const id = created.dialsessions.dialsession_id;
   expect((await fetch(`${server.url}/rest/1/dialsession/${id}/start`, { method: 'POST', headers: auth })).status).toBe(200);
   // Every contact's three callbacks are acknowledged (in the outbox) before the kill; the receiver has refused them all.

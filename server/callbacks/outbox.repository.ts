@@ -14,21 +14,43 @@ export type NewCallback = { orgId: number; sessionId: number; type: string; url:
 
 export async function enqueueCallback(tx: Db, callbacks: NewCallback[], nowMs: number): Promise<void> {
   if (!callbacks.length) return;
-  await tx.insertInto('outbox').values(callbacks.map((c) => ({
-    org_id: c.orgId, session_id: c.sessionId, ordering_key: `session:${c.sessionId}`, type: c.type, url: c.url, body: c.body,
-    state: 'pending' as const, attempts: 0, created_at_ms: nowMs, next_attempt_at_ms: nowMs,
-  }))).execute();
+  await tx
+    .insertInto('outbox')
+    .values(
+      callbacks.map((c) => ({
+        org_id: c.orgId,
+        session_id: c.sessionId,
+        ordering_key: `session:${c.sessionId}`,
+        type: c.type,
+        url: c.url,
+        body: c.body,
+        state: 'pending' as const,
+        attempts: 0,
+        created_at_ms: nowMs,
+        next_attempt_at_ms: nowMs,
+      })),
+    )
+    .execute();
 }
 
 /** Pending, due, not leased to a live worker, and the oldest pending row of its key. */
 function due(db: Db, nowMs: number) {
-  return db.selectFrom('outbox as o')
+  return db
+    .selectFrom('outbox as o')
     .where('o.state', '=', 'pending')
     .where('o.next_attempt_at_ms', '<=', nowMs)
     .where((eb) => eb.or([eb('o.lease_until_ms', 'is', null), eb('o.lease_until_ms', '<', nowMs)]))
-    .where(({ not, exists, selectFrom }) => not(exists(
-      selectFrom('outbox as p').select('p.id').whereRef('p.ordering_key', '=', 'o.ordering_key').where('p.state', '=', 'pending').whereRef('p.id', '<', 'o.id'),
-    )));
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('outbox as p')
+            .select('p.id')
+            .whereRef('p.ordering_key', '=', 'o.ordering_key')
+            .where('p.state', '=', 'pending')
+            .whereRef('p.id', '<', 'o.id'),
+        ),
+      ),
+    );
 }
 
 /** Whether anything is due: a read, so an idle worker does not write to find out. */
@@ -38,7 +60,8 @@ export async function anyDue(db: Db, nowMs: number): Promise<boolean> {
 
 /** Leases up to `limit` due rows to `owner` until `leaseUntilMs` and answers them, counting the attempt. */
 export function claimDue(tx: Db, owner: string, nowMs: number, leaseUntilMs: number, limit: number): Promise<OutboxRow[]> {
-  return tx.updateTable('outbox')
+  return tx
+    .updateTable('outbox')
     .set((eb) => ({ lease_owner: owner, lease_until_ms: leaseUntilMs, attempts: eb('attempts', '+', 1) }))
     .where('id', 'in', due(tx, nowMs).select('o.id').orderBy('o.id').limit(fixedLimit(limit)))
     .returningAll()
@@ -57,8 +80,12 @@ export async function recordOutcomes(tx: Db, owner: string, outcomes: Outcome[])
       : o.nextAttemptAtMs === null
         ? { state: 'failed' as const, last_status: o.status, last_error: o.error }
         : { last_status: o.status, last_error: o.error, next_attempt_at_ms: o.nextAttemptAtMs };
-    await tx.updateTable('outbox').set({ ...values, lease_owner: null, lease_until_ms: null })
-      .where('id', '=', o.id).where('lease_owner', '=', owner).execute();
+    await tx
+      .updateTable('outbox')
+      .set({ ...values, lease_owner: null, lease_until_ms: null })
+      .where('id', '=', o.id)
+      .where('lease_owner', '=', owner)
+      .execute();
   }
 }
 
@@ -66,14 +93,22 @@ export type OrgSecrets = { current: string | null; previous: string | null; rota
 
 export async function secretsOf(db: Db, orgIds: number[]): Promise<Map<number, OrgSecrets>> {
   if (!orgIds.length) return new Map();
-  const rows = await db.selectFrom('organisations').select(['id', 'callback_secret', 'callback_secret_previous', 'callback_secret_rotated_at'])
-    .where('id', 'in', orgIds).execute();
-  return new Map(rows.map((r) => [r.id, { current: r.callback_secret, previous: r.callback_secret_previous, rotatedAt: r.callback_secret_rotated_at }]));
+  const rows = await db
+    .selectFrom('organisations')
+    .select(['id', 'callback_secret', 'callback_secret_previous', 'callback_secret_rotated_at'])
+    .where('id', 'in', orgIds)
+    .execute();
+  return new Map(
+    rows.map((r) => [r.id, { current: r.callback_secret, previous: r.callback_secret_previous, rotatedAt: r.callback_secret_rotated_at }]),
+  );
 }
 
 export async function setSecret(tx: Db, orgId: number, secret: string, previous: string | null, at: string): Promise<void> {
-  await tx.updateTable('organisations')
-    .set({ callback_secret: secret, callback_secret_previous: previous, callback_secret_rotated_at: at }).where('id', '=', orgId).execute();
+  await tx
+    .updateTable('organisations')
+    .set({ callback_secret: secret, callback_secret_previous: previous, callback_secret_rotated_at: at })
+    .where('id', '=', orgId)
+    .execute();
 }
 
 /**
@@ -82,7 +117,9 @@ export async function setSecret(tx: Db, orgId: number, secret: string, previous:
  */
 export async function pruneCallbacks(tx: Db, beforeMs: number, limit: number): Promise<number> {
   const oldest = tx.selectFrom('outbox').select(['id', 'state', 'created_at_ms']).orderBy('id').limit(limit).as('w');
-  const result = await tx.deleteFrom('outbox').where('id', 'in', tx.selectFrom(oldest).select('w.id')
-    .where('w.state', '!=', 'pending').where('w.created_at_ms', '<', beforeMs)).executeTakeFirst();
+  const result = await tx
+    .deleteFrom('outbox')
+    .where('id', 'in', tx.selectFrom(oldest).select('w.id').where('w.state', '!=', 'pending').where('w.created_at_ms', '<', beforeMs))
+    .executeTakeFirst();
   return Number(result.numDeletedRows);
 }

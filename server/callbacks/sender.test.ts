@@ -73,7 +73,11 @@ describe('send to an allowed host', () => {
   it('is not ok when the connection is refused', async () => {
     const closed = await startReceiver();
     await closed.close();
-    expect(await sender.send(`${closed.url}/in`, signed, body)).toMatchObject({ ok: false, status: null, error: 'The connection was refused.' });
+    expect(await sender.send(`${closed.url}/in`, signed, body)).toMatchObject({
+      ok: false,
+      status: null,
+      error: 'The connection was refused.',
+    });
   });
 
   it('reuses one connection for callbacks sent one after another', async () => {
@@ -99,8 +103,14 @@ describe('send to an allowed host', () => {
   });
 
   it('refuses a URL that is not http(s) or carries credentials, without sending', async () => {
-    expect(await sender.send('ftp://127.0.0.1/in', signed, body)).toMatchObject({ ok: false, error: 'The callback URL must be an http or https URL.' });
-    expect(await sender.send(`${receiver.url.replace('//', '//u:p@')}/in`, signed, body)).toMatchObject({ ok: false, error: 'The callback URL must not contain a user name or password.' });
+    expect(await sender.send('ftp://127.0.0.1/in', signed, body)).toMatchObject({
+      ok: false,
+      error: 'The callback URL must be an http or https URL.',
+    });
+    expect(await sender.send(`${receiver.url.replace('//', '//u:p@')}/in`, signed, body)).toMatchObject({
+      ok: false,
+      error: 'The callback URL must not contain a user name or password.',
+    });
     expect(receiver.received).toHaveLength(0);
   });
 });
@@ -108,7 +118,11 @@ describe('send to an allowed host', () => {
 describe('send to a host that is not allowed', () => {
   it.each([
     ['an IP literal', (url: string) => url, 'Refused: 127.0.0.1 is a private or local address.'],
-    ['a name that resolves to it', (url: string) => url.replace('127.0.0.1', 'localhost'), /^Refused: (127\.0\.0\.1|::1) is a private or local address\.$/],
+    [
+      'a name that resolves to it',
+      (url: string) => url.replace('127.0.0.1', 'localhost'),
+      /^Refused: (127\.0\.0\.1|::1) is a private or local address\.$/,
+    ],
   ])('refuses a private address given as %s when connecting, and the receiver sees nothing', async (_case, toUrl, error) => {
     const strict = createSender({ allowedHosts: [], timeoutMs: 2_000 });
     const result = await strict.send(`${toUrl(receiver.url)}/in`, signed, body);

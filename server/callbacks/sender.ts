@@ -21,7 +21,10 @@ type Agents = { http: http.Agent; https: https.Agent };
  * was stored but to a private one now (DNS rebinding) is refused before anything is sent.
  */
 export function createSender(options: SenderOptions): Sender {
-  const guarded: Agents = { http: new RequestFilteringHttpAgent({ keepAlive: true }), https: new RequestFilteringHttpsAgent({ keepAlive: true }) };
+  const guarded: Agents = {
+    http: new RequestFilteringHttpAgent({ keepAlive: true }),
+    https: new RequestFilteringHttpsAgent({ keepAlive: true }),
+  };
   const trusted: Agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
   return {
     async send(url, headers, body) {

@@ -15,7 +15,12 @@ describe('newCallbackSecret', () => {
 
 describe('signedHeaders', () => {
   it('matches the Standard Webhooks reference vector', () => {
-    const headers = signedHeaders(['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'], 'msg_p5jXN8AQM9LWM0D4loKWxJek', new Date(1614265330_000), '{"test": 2432232314}');
+    const headers = signedHeaders(
+      ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'],
+      'msg_p5jXN8AQM9LWM0D4loKWxJek',
+      new Date(1614265330_000),
+      '{"test": 2432232314}',
+    );
     expect(headers).toEqual({
       'webhook-id': 'msg_p5jXN8AQM9LWM0D4loKWxJek',
       'webhook-timestamp': '1614265330',

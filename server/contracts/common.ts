@@ -13,9 +13,12 @@ const SAFE_INT = /^-?\d{1,15}$/;
 const WHOLE = 'must be a whole number of at most 15 digits';
 
 export const intLike = z
-  .union([z.number().int({ error: WHOLE }).refine(Number.isSafeInteger, { error: WHOLE }), z.string().trim().regex(SAFE_INT, { error: WHOLE })], {
-    error: WHOLE,
-  })
+  .union(
+    [z.number().int({ error: WHOLE }).refine(Number.isSafeInteger, { error: WHOLE }), z.string().trim().regex(SAFE_INT, { error: WHOLE })],
+    {
+      error: WHOLE,
+    },
+  )
   .transform(Number);
 
 export const idLike = intLike.pipe(z.number().int().positive({ error: 'must be a positive id' }));
@@ -26,15 +29,13 @@ export const optionalIdLike = z
   .transform((v) => (v === '' || v === 0 ? null : v))
   .pipe(z.number().int().positive({ error: 'must be a positive id' }).nullable());
 
-export const flagLike = z
-  .union([z.boolean(), z.number(), z.string().trim()], { error: 'must be 1 or 0' })
-  .transform((v, ctx) => {
-    const s = String(v).toLowerCase();
-    if (['1', 'true', 'yes', 'on'].includes(s)) return true;
-    if (['0', 'false', 'no', 'off', ''].includes(s)) return false;
-    ctx.addIssue({ code: 'custom', message: 'must be 1 or 0' });
-    return z.NEVER;
-  });
+export const flagLike = z.union([z.boolean(), z.number(), z.string().trim()], { error: 'must be 1 or 0' }).transform((v, ctx) => {
+  const s = String(v).toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(s)) return true;
+  if (['0', 'false', 'no', 'off', ''].includes(s)) return false;
+  ctx.addIssue({ code: 'custom', message: 'must be 1 or 0' });
+  return z.NEVER;
+});
 
 /** Control characters other than tab, line feed and carriage return, C1 controls included. */
 const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
@@ -68,7 +69,11 @@ export const listOf = <T extends z.ZodType>(item: T, described?: string) => {
   const shape = described ?? (item instanceof z.ZodObject ? `{ ${Object.keys(item.shape).join(', ')} }` : undefined);
   return z.preprocess((v, ctx) => {
     if (v === undefined || v === null || v === '') return undefined;
-    const list = Array.isArray(v) ? v : isRecord(v) && Object.keys(v as object).every((k) => INT.test(k)) ? Object.values(v as object) : undefined;
+    const list = Array.isArray(v)
+      ? v
+      : isRecord(v) && Object.keys(v as object).every((k) => INT.test(k))
+        ? Object.values(v as object)
+        : undefined;
     if (shape && !list && !isRecord(v)) {
       ctx.addIssue({ code: 'custom', message: `must be a list of ${shape}` });
       return z.NEVER;

@@ -29,24 +29,44 @@ export const changeEmailBody = z.object({ email_address: address, is_primary: fl
 const emailEntry = z.object({ email_address: address.optional(), email: address.optional(), is_primary: flagLike.default(false) });
 export const replaceEmailsBody = z
   .object({
-    emails: listOf(emailEntry, '{ email_address, is_primary }').pipe(z.array(z.custom<z.output<typeof emailEntry>>()).max(MAX_LISTED, listMax('addresses'))),
+    emails: listOf(emailEntry, '{ email_address, is_primary }').pipe(
+      z.array(z.custom<z.output<typeof emailEntry>>()).max(MAX_LISTED, listMax('addresses')),
+    ),
   })
-  .superRefine((body, ctx) => body.emails.forEach((e, i) => {
-    if (e.email_address === undefined && e.email === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['emails', i, 'email_address'], message: 'is required (or email)', params: { missing: true } });
-    }
-  }))
+  .superRefine((body, ctx) =>
+    body.emails.forEach((e, i) => {
+      if (e.email_address === undefined && e.email === undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['emails', i, 'email_address'],
+          message: 'is required (or email)',
+          params: { missing: true },
+        });
+      }
+    }),
+  )
   .transform((body) => body.emails.map((e) => ({ email_address: (e.email_address ?? e.email)!, is_primary: e.is_primary })));
 export type EmailEntry = z.output<typeof replaceEmailsBody>[number];
 
 export const addPhoneBody = z.object({
-  phone_number: digits, type: phoneType.default(1), label: label.default(''), is_primary: flagLike.default(false),
+  phone_number: digits,
+  type: phoneType.default(1),
+  label: label.default(''),
+  is_primary: flagLike.default(false),
 });
 /** Left out, `type`, `label` and `is_primary` stay as they are. */
 export const changePhoneBody = z.object({
-  phone_number: digits, type: phoneType.optional(), label: label.optional(), is_primary: flagLike.optional(),
+  phone_number: digits,
+  type: phoneType.optional(),
+  label: label.optional(),
+  is_primary: flagLike.optional(),
 });
-const phoneEntry = z.object({ phone_number: digits, is_primary: flagLike.default(false), type: phoneType.default(1), label: label.default('') });
+const phoneEntry = z.object({
+  phone_number: digits,
+  is_primary: flagLike.default(false),
+  type: phoneType.default(1),
+  label: label.default(''),
+});
 export const replacePhonesBody = z.object({
   phones: listOf(phoneEntry).pipe(z.array(z.custom<z.output<typeof phoneEntry>>()).max(MAX_LISTED, listMax('phones'))),
 });
@@ -56,11 +76,18 @@ export const contactTagBody = z.object({ title: tagTitle });
 
 /** A value is text whatever its type; null or '' removes it, as in a contact update. */
 export const customValueBody = z.object({
-  value: z.union([z.string(), z.number(), z.boolean(), z.null()], { error: 'must be text, a number, or null to remove the value' })
+  value: z
+    .union([z.string(), z.number(), z.boolean(), z.null()], { error: 'must be text, a number, or null to remove the value' })
     .transform((v) => (v === null ? null : String(v).trim())),
 });
 
 /** A phone as its sub-resource answers it: the number formatted, with its digits beside it. */
 export type PhoneRecord = {
-  id: number; type: number; type_name: string; phone_number: string; raw_phone: string; label: string; is_primary: boolean;
+  id: number;
+  type: number;
+  type_name: string;
+  phone_number: string;
+  raw_phone: string;
+  label: string;
+  is_primary: boolean;
 };

@@ -64,15 +64,28 @@ export type ContactRecord = {
   last_call_time: string;
   notes: { notes: string };
   primary_email: {
-    email_address: string; status: string; soft_bounce_count: string; hard_bounce_count: string; is_primary: string;
-    double_opt_status: string; double_opt_ip: string; type: string;
+    email_address: string;
+    status: string;
+    soft_bounce_count: string;
+    hard_bounce_count: string;
+    is_primary: string;
+    double_opt_status: string;
+    double_opt_ip: string;
+    type: string;
   };
   primary_phone: { phone: string; raw_phone: string; type: string; is_primary: string; label: string };
   phones: ContactPhoneRecord[] | null;
   emails: ContactEmailRecord[];
   primary_address: {
-    address: string; address_2: string; city: string; state: string; state_other: string; zip: string; country: string;
-    type: string; is_primary: string;
+    address: string;
+    address_2: string;
+    city: string;
+    state: string;
+    state_other: string;
+    zip: string;
+    country: string;
+    type: string;
+    is_primary: string;
   };
   additional_names: { first_name: string; last_name: string }[];
   questions: { question: string; answer: string }[];
@@ -99,5 +112,11 @@ export type CreatedContactRecord = {
 export type ContactActivityRecord = { user_activity_id: string; activity_id: string; activity: string; date: string };
 
 export type AuditRecord = {
-  contact_id: string; member_id: string; action: string; data_type: string; old: string; new: string; date_added: string;
+  contact_id: string;
+  member_id: string;
+  action: string;
+  data_type: string;
+  old: string;
+  new: string;
+  date_added: string;
 };

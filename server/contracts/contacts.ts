@@ -38,10 +38,15 @@ const rating = z
 
 const customFieldValue = z.object({
   name: text(100).pipe(z.string().min(1, { error: 'must name the custom field' })),
-  type: intLike.pipe(z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(6), z.literal(7)], {
-    error: 'must be 1 (text), 2 (checkbox), 3 (date), 6 (drop down) or 7 (numeric)',
-  })).default(1),
-  value: z.union([z.string(), z.number(), z.boolean(), z.null()], { error: 'must be text, a number, 1 or 0, or empty' })
+  type: intLike
+    .pipe(
+      z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(6), z.literal(7)], {
+        error: 'must be 1 (text), 2 (checkbox), 3 (date), 6 (drop down) or 7 (numeric)',
+      }),
+    )
+    .default(1),
+  value: z
+    .union([z.string(), z.number(), z.boolean(), z.null()], { error: 'must be text, a number, 1 or 0, or empty' })
     .transform((v) => (v === null ? null : String(v).trim()))
     .pipe(cleanText(z.string()).nullable())
     .default(null),
@@ -73,7 +78,10 @@ export const contactFields = z.object({
   ad_code: text(100).optional(),
   notes: text(20000).optional(),
   /* Never an error: a blank, unparseable or future date is ignored (the contract's rule). */
-  consent_date: z.unknown().transform((v) => parseConsentDate(v, new Date())).optional(),
+  consent_date: z
+    .unknown()
+    .transform((v) => parseConsentDate(v, new Date()))
+    .optional(),
   viewed: flagLike.optional(),
   category_id: optionalIdLike.optional(),
   tags: listOf(text(100).pipe(z.string().min(1, { error: 'must not be empty' }))),
@@ -101,7 +109,11 @@ const pairedAnswers = (body: { question?: string[]; answer?: string[] }, ctx: z.
   const q = body.question?.length ?? 0;
   const a = body.answer?.length ?? 0;
   if (q !== a) {
-    ctx.addIssue({ code: 'custom', path: [q > a ? 'answer' : 'question'], message: `must have one entry per ${q > a ? 'question' : 'answer'} (got ${q} questions and ${a} answers)` });
+    ctx.addIssue({
+      code: 'custom',
+      path: [q > a ? 'answer' : 'question'],
+      message: `must have one entry per ${q > a ? 'question' : 'answer'} (got ${q} questions and ${a} answers)`,
+    });
   }
 };
 
@@ -109,7 +121,9 @@ const pairedAnswers = (body: { question?: string[]; answer?: string[] }, ctx: z.
 const identifiable = (body: { first_name?: string; last_name?: string; email?: string; phone?: string }, ctx: z.RefinementCtx) => {
   if ([body.first_name, body.last_name, body.email, body.phone].some(Boolean)) return;
   ctx.addIssue({
-    code: 'custom', path: ['first_name'], params: { missing: true },
+    code: 'custom',
+    path: ['first_name'],
+    params: { missing: true },
     message: 'is required, or else last_name, email or phone: a contact needs something that identifies it',
   });
 };
@@ -119,11 +133,11 @@ export const createContactBody = contactFields
     owner_id: idLike.optional(),
     owner_username: text(64).optional(),
     source_id: idLike.optional(),
-    duplicate_checks: z
-      .object({ email: flagLike.default(true), phone: flagLike.default(true) })
-      .default({ email: true, phone: true }),
+    duplicate_checks: z.object({ email: flagLike.default(true), phone: flagLike.default(true) }).default({ email: true, phone: true }),
     on_duplicate: z.enum(['skip', 'update'], { error: "must be 'skip' or 'update'" }).default('update'),
-    duplicate_scrubbing_policy: intLike.pipe(z.union([z.literal(0), z.literal(1), z.literal(2)], { error: 'must be 0, 1 or 2' })).default(0),
+    duplicate_scrubbing_policy: intLike
+      .pipe(z.union([z.literal(0), z.literal(1), z.literal(2)], { error: 'must be 0, 1 or 2' }))
+      .default(0),
     allow_duplicates: flagLike.default(false),
     /* Import configuration; the contract does not say what its keys mean, so it is accepted and not acted on. */
     config: z.unknown().optional(),
@@ -137,9 +151,13 @@ export const updateContactBody = contactFields
     transfer_to_user_id: idLike.optional(),
     custom_fields: listOf(
       customFieldValue.extend({
-        type: intLike.pipe(z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(7)], {
-          error: 'must be 1 (text), 2 (checkbox), 3 (date) or 7 (numeric)',
-        })).default(1),
+        type: intLike
+          .pipe(
+            z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(7)], {
+              error: 'must be 1 (text), 2 (checkbox), 3 (date) or 7 (numeric)',
+            }),
+          )
+          .default(1),
       }),
     ),
   })
@@ -148,9 +166,7 @@ export type UpdateContactBody = z.output<typeof updateContactBody>;
 
 const dateTime = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 const dateOnly = /^\d{4}-\d{2}-\d{2}$/;
-const timestampParam = query.value(
-  z.string().trim().regex(dateTime, { error: 'must be a date-time YYYY-MM-DD HH:MM:SS' }).optional(),
-);
+const timestampParam = query.value(z.string().trim().regex(dateTime, { error: 'must be a date-time YYYY-MM-DD HH:MM:SS' }).optional());
 const dateOrTimestampParam = (endOfDay: boolean) =>
   query.value(
     z
@@ -177,7 +193,12 @@ export const listContactsQuery = paging
     include_trashed: query.flag,
     include_archived: query.flag,
     sort_order: query.value(
-      z.string().trim().toUpperCase().pipe(z.enum(['ASC', 'DESC'], { error: "must be 'ASC' or 'DESC'" })).default('DESC'),
+      z
+        .string()
+        .trim()
+        .toUpperCase()
+        .pipe(z.enum(['ASC', 'DESC'], { error: "must be 'ASC' or 'DESC'" }))
+        .default('DESC'),
     ),
     /* Extensions (documented in docs/api.md): text search, sort column, tag filter. */
     search: query.value(cleanText(z.string().trim().max(100, { error: 'must be at most 100 characters' })).optional()),
@@ -190,7 +211,11 @@ export const listContactsQuery = paging
   })
   .superRefine((q, ctx) => {
     if (q.include_new && !q.updated_from) {
-      ctx.addIssue({ code: 'custom', path: ['include_new'], message: 'needs updated_from: it widens an updated_from search to created contacts' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['include_new'],
+        message: 'needs updated_from: it widens an updated_from search to created contacts',
+      });
     }
   });
 export type ListContactsQuery = z.output<typeof listContactsQuery>;
@@ -200,32 +225,49 @@ export const contactIdParam = z.object({ contact_id: idLike });
 export const deleteContactsQuery = z.object({ permanent: query.flag });
 export const deleteContactsBody = z.object({
   contact_user_ids: listOf(idLike).pipe(
-    z.array(z.number(), { error: 'must be a list of contact ids' })
-      .min(1, { error: 'must list at least one contact id' }).max(1000, { error: 'must list at most 1000 contact ids' }),
+    z
+      .array(z.number(), { error: 'must be a list of contact ids' })
+      .min(1, { error: 'must list at least one contact id' })
+      .max(1000, { error: 'must list at most 1000 contact ids' }),
   ),
 });
 
 export const activitiesQuery = paging.extend({
-  days: query.value(intLike.pipe(z.number().int().min(1, { error: 'must be from 1 to 183' }).max(183, { error: 'must be from 1 to 183 (six months)' }))),
+  days: query.value(
+    intLike.pipe(z.number().int().min(1, { error: 'must be from 1 to 183' }).max(183, { error: 'must be from 1 to 183 (six months)' })),
+  ),
 });
 
 /** Extension: a contacts list's filters as one object, for work on a whole filtered view (dial all, bulk changes). */
-export const contactFilter = z.object({
-  category_id: optionalIdLike.optional(),
-  folder_id: optionalIdLike.optional(),
-  tag_id: idLike.optional(),
-  owner_id: idLike.optional(),
-  search: cleanText(z.string().trim().max(100, { error: 'must be at most 100 characters' })).optional(),
-  only_trashed: flagLike.optional(),
-}, { error: 'must be an object of filters (category_id, tag_id, owner_id, search)' });
+export const contactFilter = z.object(
+  {
+    category_id: optionalIdLike.optional(),
+    folder_id: optionalIdLike.optional(),
+    tag_id: idLike.optional(),
+    owner_id: idLike.optional(),
+    search: cleanText(z.string().trim().max(100, { error: 'must be at most 100 characters' })).optional(),
+    only_trashed: flagLike.optional(),
+  },
+  { error: 'must be an object of filters (category_id, tag_id, owner_id, search)' },
+);
 export type ContactFilter = z.output<typeof contactFilter>;
 
 /** The list query a filter stands for: newest first, as the grid shows it by default. */
 export function listQueryOf(filter: ContactFilter, pageSize: number): ListContactsQuery {
   return {
-    page: 1, page_size: pageSize, category_id: filter.category_id ?? undefined, folder_id: filter.folder_id ?? undefined, tag_id: filter.tag_id,
-    owner_id: filter.owner_id, search: filter.search, only_trashed: filter.only_trashed ?? false,
-    include_new: false, include_trashed: false, include_archived: false, sort_order: 'DESC', sort_by: 'date_added',
+    page: 1,
+    page_size: pageSize,
+    category_id: filter.category_id ?? undefined,
+    folder_id: filter.folder_id ?? undefined,
+    tag_id: filter.tag_id,
+    owner_id: filter.owner_id,
+    search: filter.search,
+    only_trashed: filter.only_trashed ?? false,
+    include_new: false,
+    include_trashed: false,
+    include_archived: false,
+    sort_order: 'DESC',
+    sort_by: 'date_added',
   };
 }
 

@@ -16,7 +16,11 @@ const displayOrder = intLike.pipe(z.number().int().min(0, ORDER_ERROR).max(1_000
 
 /** `display_order` left out puts the field last. */
 export const createFieldBody = z.object({ display_name: displayName, display_order: displayOrder.optional(), type: definableType });
-export const updateFieldBody = z.object({ display_name: displayName.optional(), display_order: displayOrder.optional(), type: definableType.optional() });
+export const updateFieldBody = z.object({
+  display_name: displayName.optional(),
+  display_order: displayOrder.optional(),
+  type: definableType.optional(),
+});
 export type UpdateFieldBody = z.output<typeof updateFieldBody>;
 
 export const fieldIdParam = z.object({ custom_field_id: idLike });

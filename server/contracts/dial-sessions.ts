@@ -20,13 +20,19 @@ const callbackEntry = z.object(
   { error: 'must be an object { callback_type, callback }' },
 );
 
-const customData = z.union([z.record(z.string(), z.unknown()), z.array(z.unknown()).max(0)], { error: 'must be an object of key/value pairs' })
+const customData = z
+  .union([z.record(z.string(), z.unknown()), z.array(z.unknown()).max(0)], { error: 'must be an object of key/value pairs' })
   .transform((v) => (Array.isArray(v) ? null : v));
 
 export const createDialSessionBody = z
   .object({
     /* Each entry is checked on its own: a bad one is refused in `errors`, the others go ahead. */
-    contacts: listOf(z.unknown()).pipe(z.array(z.unknown()).max(CONTACT_LIMIT, { error: `must list at most ${CONTACT_LIMIT} contacts (the session limit)` }).optional()),
+    contacts: listOf(z.unknown()).pipe(
+      z
+        .array(z.unknown())
+        .max(CONTACT_LIMIT, { error: `must list at most ${CONTACT_LIMIT} contacts (the session limit)` })
+        .optional(),
+    ),
     contact_filter: contactFilter.optional(),
     callbacks: listOf(callbackEntry),
     custom_data: customData.optional(),
@@ -47,7 +53,9 @@ export type CreateDialSessionBody = z.output<typeof createDialSessionBody>;
 export const existingContactEntry = z.object({ contact_user_id: idLike }).strict();
 
 /** A day of the calendar as YYYY-MM-DD: 2026-02-30 is refused, not read as the 2nd of March. */
-const calendarDate = z.string({ error: 'is required' }).trim()
+const calendarDate = z
+  .string({ error: 'is required' })
+  .trim()
   .regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'must be a date YYYY-MM-DD' })
   .refine((v) => parseFlexibleDate(v) === v, { error: 'must be a real date YYYY-MM-DD' });
 
@@ -62,7 +70,11 @@ export const dialSessionQuery = paging.extend({
 
 export const dialSessionIdParam = z.object({ dialsession_id: idLike });
 export const callIdParam = z.object({ call_id: idLike });
-export const callQuery = z.object({ call_id: query.value(idLike.optional()), include_recording: query.flag, include_transcript: query.flag });
+export const callQuery = z.object({
+  call_id: query.value(idLike.optional()),
+  include_recording: query.flag,
+  include_transcript: query.flag,
+});
 
 /** Usage covers at most this many days: date_end at most 90 days after date_start (the contract's limit). */
 export const MAX_USAGE_DAYS = 90;
@@ -70,7 +82,15 @@ export const MAX_USAGE_DAYS = 90;
 export const usageQuery = z.object({ date_start: query.value(calendarDate), date_end: query.value(calendarDate) });
 
 /** One member's figures in GET /rest/1/dialsession/usage; talk times in whole minutes. */
-export type UsageRecord = { sessions: number; calls: number; connected: number; voicemail: number; emails: number; talktime: number; avg_talktime: number };
+export type UsageRecord = {
+  sessions: number;
+  calls: number;
+  connected: number;
+  voicemail: number;
+  emails: number;
+  talktime: number;
+  avg_talktime: number;
+};
 
 /* The dialer screen's actions (extensions): POST /rest/1/dialsession/{id}/{action}. */
 export const DIAL_ACTIONS = ['start', 'call', 'hangup', 'skip', 'disposition', 'voicemail', 'end', 'note'] as const;
@@ -132,5 +152,7 @@ export const contentQuery = z.object({
 });
 export const recordingIdParam = z.object({ recording_id: idLike });
 export const phoneNumberParam = z.object({
-  phone_number: text(40).refine((v) => /^\d{7,15}$/.test(v.replace(/\D/g, '').replace(/^1(?=\d{10}$)/, '')), { error: 'must be a phone number of 7 to 15 digits' }),
+  phone_number: text(40).refine((v) => /^\d{7,15}$/.test(v.replace(/\D/g, '').replace(/^1(?=\d{10}$)/, '')), {
+    error: 'must be a phone number of 7 to 15 digits',
+  }),
 });

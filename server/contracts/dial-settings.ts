@@ -21,30 +21,53 @@ export type DialSettings = {
 };
 
 export const DEFAULT_DIAL_SETTINGS: DialSettings = {
-  dialsecs: 30, ringing: true, emails: false, messages: {}, calltime_min: '0800', calltime_max: '2100', connectme_preset: null, send_skips: false,
+  dialsecs: 30,
+  ringing: true,
+  emails: false,
+  messages: {},
+  calltime_min: '0800',
+  calltime_max: '2100',
+  connectme_preset: null,
+  send_skips: false,
 };
 
 export const DIALSECS_RANGE = { min: 21, max: 120 };
 
 const HHMM = /^(0[89]|1\d|20)[0-5]\d$|^2100$/;
-const callTime = z.union([z.string(), z.number()], { error: 'must be a time HHMM from 0800 to 2100' })
+const callTime = z
+  .union([z.string(), z.number()], { error: 'must be a time HHMM from 0800 to 2100' })
   .transform((v) => String(v).trim().padStart(4, '0'))
   .pipe(z.string().regex(HHMM, { error: 'must be a time HHMM from 0800 to 2100' }));
 
-const messageId = z.union([z.null(), z.literal(''), intLike], { error: 'must be the id of a message of the library' })
+const messageId = z
+  .union([z.null(), z.literal(''), intLike], { error: 'must be the id of a message of the library' })
   .transform((v) => (v === '' || v === null || v === 0 ? null : v))
   .pipe(z.number().int().positive({ error: 'must be the id of a message of the library' }).nullable());
 
 const settingsFields = z.object({
-  dialsecs: intLike.pipe(z.number().int().min(DIALSECS_RANGE.min, { error: 'must be greater than 20 (seconds)' }).max(DIALSECS_RANGE.max, { error: `must be at most ${DIALSECS_RANGE.max} seconds` })).optional(),
+  dialsecs: intLike
+    .pipe(
+      z
+        .number()
+        .int()
+        .min(DIALSECS_RANGE.min, { error: 'must be greater than 20 (seconds)' })
+        .max(DIALSECS_RANGE.max, { error: `must be at most ${DIALSECS_RANGE.max} seconds` }),
+    )
+    .optional(),
   ringing: flagLike.optional(),
   emails: flagLike.optional(),
-  ...Object.fromEntries(MESSAGE_KEYS.map((k) => [k, messageId.optional()])) as Record<MessageKey, z.ZodOptional<typeof messageId>>,
+  ...(Object.fromEntries(MESSAGE_KEYS.map((k) => [k, messageId.optional()])) as Record<MessageKey, z.ZodOptional<typeof messageId>>),
   calltime_min: callTime.optional(),
   calltime_max: callTime.optional(),
-  connectme_preset: z.union([z.null(), text(20)], { error: 'must be a 10-digit phone number' })
+  connectme_preset: z
+    .union([z.null(), text(20)], { error: 'must be a 10-digit phone number' })
     .transform((v) => (v === null ? null : v.replace(/\D/g, '') || null))
-    .pipe(z.string().regex(/^\d{10}$/, { error: 'must be a 10-digit phone number' }).nullable())
+    .pipe(
+      z
+        .string()
+        .regex(/^\d{10}$/, { error: 'must be a 10-digit phone number' })
+        .nullable(),
+    )
     .optional(),
   send_skips: flagLike.optional(),
   /* Vendor only: 'rotate' replaces the organisation's callback signing secret. */
@@ -69,15 +92,17 @@ export function settingsInput(raw: unknown): unknown {
 }
 
 /** PUT /rest/1/dialsession/settings, after `settingsInput`. */
-export const updateDialSettingsBody = settingsFields
-  .superRefine((body, ctx) => {
-    if (body.calltime_min && body.calltime_max && body.calltime_min > body.calltime_max) {
-      ctx.addIssue({ code: 'custom', path: ['calltime_max'], message: 'must not be earlier than calltime_min' });
-    }
-  });
+export const updateDialSettingsBody = settingsFields.superRefine((body, ctx) => {
+  if (body.calltime_min && body.calltime_max && body.calltime_min > body.calltime_max) {
+    ctx.addIssue({ code: 'custom', path: ['calltime_max'], message: 'must not be earlier than calltime_min' });
+  }
+});
 export type UpdateDialSettingsBody = z.output<typeof updateDialSettingsBody>;
 
 /** The settings record as GET and PUT answer it. */
-export type DialSettingsRecord = Record<'dialsecs' | 'ringing' | 'emails' | MessageKey | 'calltime_min' | 'calltime_max' | 'connectme_preset' | 'send_skips', string | null> & {
+export type DialSettingsRecord = Record<
+  'dialsecs' | 'ringing' | 'emails' | MessageKey | 'calltime_min' | 'calltime_max' | 'connectme_preset' | 'send_skips',
+  string | null
+> & {
   callback_secret?: string;
 };

@@ -9,9 +9,7 @@ const password = z
   .min(PASSWORD_MIN_LENGTH, { error: `must be at least ${PASSWORD_MIN_LENGTH} characters` })
   .max(256, { error: 'must be at most 256 characters' });
 
-const username = text(64).pipe(
-  z.string().regex(/^[A-Za-z0-9._@+-]{3,64}$/, { error: 'must be 3 to 64 letters, digits or . _ @ + -' }),
-);
+const username = text(64).pipe(z.string().regex(/^[A-Za-z0-9._@+-]{3,64}$/, { error: 'must be 3 to 64 letters, digits or . _ @ + -' }));
 const email = text(254).pipe(z.email({ error: 'must be an e-mail address' }));
 const required = (schema: z.ZodType<string>) => schema.pipe(z.string().min(1, { error: 'must not be empty' }));
 

@@ -5,23 +5,44 @@
  * Browser-safe: no imports.
  */
 type Issue = {
-  code?: string; input?: unknown; expected?: string; origin?: string; minimum?: number | bigint; maximum?: number | bigint;
-  format?: string; values?: readonly unknown[]; divisor?: number | bigint; keys?: string[]; message?: string;
+  code?: string;
+  input?: unknown;
+  expected?: string;
+  origin?: string;
+  minimum?: number | bigint;
+  maximum?: number | bigint;
+  format?: string;
+  values?: readonly unknown[];
+  divisor?: number | bigint;
+  keys?: string[];
+  message?: string;
 };
 
 const KINDS: Record<string, string> = {
-  number: 'a number', int: 'a whole number', string: 'text', array: 'a list', object: 'a set of named fields (an object)',
-  boolean: '1 or 0', date: 'a date', null: 'empty',
+  number: 'a number',
+  int: 'a whole number',
+  string: 'text',
+  array: 'a list',
+  object: 'a set of named fields (an object)',
+  boolean: '1 or 0',
+  date: 'a date',
+  null: 'empty',
 };
 
 const FORMATS: Record<string, string> = {
-  email: 'an e-mail address', url: 'a URL', uuid: 'a UUID', datetime: 'a date-time', date: 'a date', regex: 'in the expected format',
+  email: 'an e-mail address',
+  url: 'a URL',
+  uuid: 'a UUID',
+  datetime: 'a date-time',
+  date: 'a date',
+  regex: 'in the expected format',
 };
 
 function sized(origin: string | undefined, bound: number | bigint | undefined, most: boolean): string {
   const n = Number(bound);
   if (origin === 'string') return !most && n === 1 ? 'must not be empty' : `must be at ${most ? 'most' : 'least'} ${n} characters`;
-  if (origin === 'array' || origin === 'set') return !most && n === 1 ? 'must list at least one item' : `must list at ${most ? 'most' : 'least'} ${n} items`;
+  if (origin === 'array' || origin === 'set')
+    return !most && n === 1 ? 'must list at least one item' : `must list at ${most ? 'most' : 'least'} ${n} items`;
   return `must be ${most ? 'at most' : 'at least'} ${n}`;
 }
 
@@ -36,7 +57,9 @@ export function ourWords(issue: Issue): string {
     case 'too_small':
       return sized(issue.origin, issue.minimum, false);
     case 'invalid_format':
-      return issue.format === 'regex' ? 'is not in the expected format' : `must be ${FORMATS[issue.format ?? ''] ?? `a valid ${issue.format}`}`;
+      return issue.format === 'regex'
+        ? 'is not in the expected format'
+        : `must be ${FORMATS[issue.format ?? ''] ?? `a valid ${issue.format}`}`;
     case 'invalid_value':
       return `must be one of ${(issue.values ?? []).map((v) => JSON.stringify(v)).join(', ')}`;
     case 'not_multiple_of':

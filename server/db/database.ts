@@ -2,8 +2,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import {
-  CompiledQuery, type DatabaseConnection, type Driver, Kysely, Migrator, type QueryResult, SqliteDialect,
-  type Migration, type MigrationProvider, type SqliteDatabase, type SqliteStatement,
+  CompiledQuery,
+  type DatabaseConnection,
+  type Driver,
+  Kysely,
+  Migrator,
+  type QueryResult,
+  SqliteDialect,
+  type Migration,
+  type MigrationProvider,
+  type SqliteDatabase,
+  type SqliteStatement,
 } from 'kysely';
 import type { Database } from './schema.js';
 import * as initial from './migrations/0001-initial.js';

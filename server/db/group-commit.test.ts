@@ -46,16 +46,24 @@ it('commits concurrent writers together and rolls back only the one that fails',
 describe('work left for the end of a batch', () => {
   const KEY = {};
   /** A writer that leaves its name for the batch's end: one row, written after every writer's savepoint. */
-  const leave = (name: string, fail = false) => (tx: Store['db']) => {
-    const state = forBatchEnd(tx, KEY, () => {
-      const left: string[] = [];
-      return { state: left, run: async () => { await organisation(`end:${left.join('+')}`)(tx); if (fail) throw new Error('end failed'); } };
-    });
-    state!.push(name);
-    return Promise.resolve(name);
-  };
+  const leave =
+    (name: string, fail = false) =>
+    (tx: Store['db']) => {
+      const state = forBatchEnd(tx, KEY, () => {
+        const left: string[] = [];
+        return {
+          state: left,
+          run: async () => {
+            await organisation(`end:${left.join('+')}`)(tx);
+            if (fail) throw new Error('end failed');
+          },
+        };
+      });
+      state!.push(name);
+      return Promise.resolve(name);
+    };
 
-  it("runs once per batch, after its writers, with what every one of them left", async () => {
+  it('runs once per batch, after its writers, with what every one of them left', async () => {
     const before = (await names()).length;
     const results = await Promise.all([store.write(leave('x')), store.write(leave('y')), store.write(organisation('beside'))]);
     expect(results[0]).toBe('x');
@@ -164,10 +172,12 @@ it('refuses writes and transactions on the reader, pointing at store.write', asy
 
 it('returns rows as plain objects keyed by column, from the reader and from writes that return rows', async () => {
   const [org] = await store.write((tx) =>
-    tx.insertInto('organisations').values({ name: 'Shapes', created_at: '2026-01-01 00:00:00' }).returning(['id', 'name']).execute());
+    tx.insertInto('organisations').values({ name: 'Shapes', created_at: '2026-01-01 00:00:00' }).returning(['id', 'name']).execute(),
+  );
   expect(org).toEqual({ id: expect.any(Number), name: 'Shapes' });
-  const rows = await sql<Record<string, unknown>>`select id, name, null as missing, 2.5 as half, id as "two words" from organisations where id = ${org!.id}`
-    .execute(store.db);
+  const rows = await sql<
+    Record<string, unknown>
+  >`select id, name, null as missing, 2.5 as half, id as "two words" from organisations where id = ${org!.id}`.execute(store.db);
   expect(rows.rows).toEqual([{ id: org!.id, name: 'Shapes', missing: null, half: 2.5, 'two words': org!.id }]);
   // A name that repeats keeps the last column's value, as better-sqlite3's own objects do.
   const repeated = await sql<{ v: number }>`select 1 as v, 2 as v`.execute(store.db);

@@ -13,8 +13,11 @@ let ids: number[];
 beforeAll(async () => {
   store = await openStore(`sqlite:${path.join(dir, 'store.db')}`);
   ids = await store.write(async (tx) => {
-    const rows = await tx.insertInto('organisations').values(['Alpha', 'Beta', 'Gamma', 'Delta'].map((name) => ({ name, created_at: AT })))
-      .returning('id').execute();
+    const rows = await tx
+      .insertInto('organisations')
+      .values(['Alpha', 'Beta', 'Gamma', 'Delta'].map((name) => ({ name, created_at: AT })))
+      .returning('id')
+      .execute();
     return rows.map((r) => r.id);
   });
 });
@@ -31,8 +34,14 @@ it('builds once per shape and runs again with new values, list lengths included'
     return shape.named ? q.where('name', '=', p.name!) : q;
   });
   const [a, b, c, d] = ids as [number, number, number, number];
-  expect(await orgs(store.db, { named: false }, { ids: [a, b] })).toEqual([{ id: a, name: 'Alpha' }, { id: b, name: 'Beta' }]);
-  expect(await orgs(store.db, { named: false }, { ids: [c, d] })).toEqual([{ id: c, name: 'Gamma' }, { id: d, name: 'Delta' }]);
+  expect(await orgs(store.db, { named: false }, { ids: [a, b] })).toEqual([
+    { id: a, name: 'Alpha' },
+    { id: b, name: 'Beta' },
+  ]);
+  expect(await orgs(store.db, { named: false }, { ids: [c, d] })).toEqual([
+    { id: c, name: 'Gamma' },
+    { id: d, name: 'Delta' },
+  ]);
   expect(builds).toBe(1);
   expect(await orgs(store.db, { named: false }, { ids: [a, b, c] })).toHaveLength(3);
   expect(builds).toBe(2);
@@ -44,7 +53,8 @@ it('builds once per shape and runs again with new values, list lengths included'
 
 it('keeps the constants of the query and runs inside a write', async () => {
   const renamed = prepared<null, { id: number }, { name: string }>('rename', (db, _, p) =>
-    db.updateTable('organisations').set({ name: 'Renamed' }).where('id', '=', p.id).returning('name'));
+    db.updateTable('organisations').set({ name: 'Renamed' }).where('id', '=', p.id).returning('name'),
+  );
   expect(await store.write((tx) => renamed(tx, null, { id: ids[0]! }))).toEqual([{ name: 'Renamed' }]);
   expect(await store.write((tx) => renamed(tx, null, { id: ids[1]! }))).toEqual([{ name: 'Renamed' }]);
   const names = await store.db.selectFrom('organisations').select('name').orderBy('id').execute();
@@ -53,6 +63,7 @@ it('keeps the constants of the query and runs inside a write', async () => {
 
 it('refuses a value its builder does not use, so a query cannot depend on a value outside its shape', async () => {
   const careless = prepared<null, { id: number; name: string }, { id: number }>('careless', (db, _, p) =>
-    db.selectFrom('organisations').select('id').where('id', '=', p.id));
+    db.selectFrom('organisations').select('id').where('id', '=', p.id),
+  );
   await expect(careless(store.db, null, { id: 1, name: 'x' })).rejects.toThrow(/careless does not use its parameter "name"/);
 });

@@ -14,7 +14,10 @@ import type { Db } from './database.js';
 
 /** Stands in for a value while the query is built; compiles to a parameter the prepared query fills in. */
 export class Placeholder<T> implements Expression<T> {
-  constructor(readonly name: string, readonly index: number | null) {}
+  constructor(
+    readonly name: string,
+    readonly index: number | null,
+  ) {}
 
   get expressionType(): T | undefined {
     return undefined;
@@ -62,7 +65,9 @@ export function prepared<Shape, P extends Params, Row>(
     for (const [param, value] of Object.entries(params)) {
       if (Array.isArray(value) && !value.length) continue;
       if (!sources.some((s) => 'name' in s && s.name === param)) {
-        throw new Error(`Prepared query ${name} does not use its parameter "${param}" in shape ${key}: pass it only where the query uses it.`);
+        throw new Error(
+          `Prepared query ${name} does not use its parameter "${param}" in shape ${key}: pass it only where the query uses it.`,
+        );
       }
     }
     if (templates.size >= SHAPES_PER_QUERY) templates.clear();

@@ -217,7 +217,6 @@ export type ContactAuditTable = {
   created_at: Timestamp;
 };
 
-
 /** Contacts per owner, folder (0: none) and state; see migrations/0002-contact-counts.ts. */
 export type ContactCountsTable = {
   org_id: number;
@@ -233,16 +232,43 @@ export type DialSettingsTable = { member_id: number; values: string; updated_at:
 
 /** The message library: org_id null for the system's shared messages. */
 export type MessagesTable = {
-  id: Id; org_id: number | null; type: string; display_name: Text; description: Text; body: Text; display_order: Flag; created_at: Timestamp;
+  id: Id;
+  org_id: number | null;
+  type: string;
+  display_name: Text;
+  description: Text;
+  body: Text;
+  display_order: Flag;
+  created_at: Timestamp;
 };
 
 export type VoicemailsTable = {
-  id: Id; org_id: number; member_id: number | null; name: string; content_type: string; audio: Buffer; duration_ms: number; created_at: Timestamp;
+  id: Id;
+  org_id: number;
+  member_id: number | null;
+  name: string;
+  content_type: string;
+  audio: Buffer;
+  duration_ms: number;
+  created_at: Timestamp;
 };
 
-export type DispositionSetsTable = { id: Id; org_id: number | null; name: Text; kind: 'dialing' | 'answer'; enabled: Flag; display_order: Flag };
+export type DispositionSetsTable = {
+  id: Id;
+  org_id: number | null;
+  name: Text;
+  kind: 'dialing' | 'answer';
+  enabled: Flag;
+  display_order: Flag;
+};
 export type DispositionsTable = {
-  id: Id; set_id: number; label: Text; status_key: Text; shortcut: Text; connected: Flag; display_order: Flag;
+  id: Id;
+  set_id: number;
+  label: Text;
+  status_key: Text;
+  shortcut: Text;
+  connected: Flag;
+  display_order: Flag;
 };
 
 export type DialSessionStatus = 'ready' | 'active' | 'ended';
@@ -283,7 +309,13 @@ export type DialSessionCallbacksTable = { session_id: number; type: string; url:
 
 export type QueueStatus = 'pending' | 'current' | 'done' | 'skipped';
 export type DialSessionContactsTable = {
-  session_id: number; position: number; contact_id: number; status: QueueStatus; skip_reason: string | null; call_id: number | null; result: string | null;
+  session_id: number;
+  position: number;
+  contact_id: number;
+  status: QueueStatus;
+  skip_reason: string | null;
+  call_id: number | null;
+  result: string | null;
 };
 
 export type SsoKeysTable = { key_hash: string; member_id: number; session_id: number; expires_at: Timestamp; used_at: Timestamp | null };

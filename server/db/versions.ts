@@ -13,11 +13,16 @@ export const nextVersion = (eb: ExpressionBuilder<Database, 'contacts'>) => eb('
 
 /** Raises the organisation's catalog version: call it in the transaction of every write to what records show of it. */
 export async function bumpCatalog(tx: Db, orgId: number) {
-  await tx.updateTable('organisations').set((eb) => ({ catalog_version: eb('catalog_version', '+', 1) })).where('id', '=', orgId).execute();
+  await tx
+    .updateTable('organisations')
+    .set((eb) => ({ catalog_version: eb('catalog_version', '+', 1) }))
+    .where('id', '=', orgId)
+    .execute();
 }
 
 const catalogQuery = prepared<null, { orgId: number }, { catalog_version: number }>('catalog version', (db, _, p) =>
-  db.selectFrom('organisations').select('catalog_version').where('id', '=', p.orgId));
+  db.selectFrom('organisations').select('catalog_version').where('id', '=', p.orgId),
+);
 
 export async function catalogVersion(db: Db, orgId: number): Promise<number> {
   return (await catalogQuery(db, null, { orgId }))[0]?.catalog_version ?? 0;

@@ -6,12 +6,25 @@ import { type ContactFacts, type DispositionChoice, type Effect, type Input, typ
 const NOON_NEW_YORK = Date.parse('2026-11-23T17:00:00Z');
 const auto = (key: string): DispositionChoice => ({ id: key.length, label: key.toUpperCase(), key, connected: false });
 const settings = (overrides: Partial<Settings> = {}): Settings => ({
-  nowMs: NOON_NEW_YORK, ringSeconds: 30, window: { min: '0800', max: '2100' }, sendSkips: true, timeScale: 1, auto, ...overrides,
+  nowMs: NOON_NEW_YORK,
+  ringSeconds: 30,
+  window: { min: '0800', max: '2100' },
+  sendSkips: true,
+  timeScale: 1,
+  auto,
+  ...overrides,
 });
 const reachable: ContactFacts = { doNotCall: false, phone: '2125550100', zones: ['America/New_York'], dialedBefore: false, missing: false };
 const interested: DispositionChoice = { id: 6, label: 'Interested', key: 'interested', connected: true };
-const fresh = (mode: 'power' | 'preview', count = 3): SessionState =>
-  ({ status: 'ready', mode, position: -1, count, phase: 'idle', wakeAtMs: null, pendingDone: null });
+const fresh = (mode: 'power' | 'preview', count = 3): SessionState => ({
+  status: 'ready',
+  mode,
+  position: -1,
+  count,
+  phase: 'idle',
+  wakeAtMs: null,
+  pendingDone: null,
+});
 
 /** Runs inputs, answering every 'load' with the facts for that position; answers the last state and every effect. */
 function run(state: SessionState, inputs: Input[], facts: (position: number) => ContactFacts = () => reachable, s = settings()) {
@@ -29,7 +42,8 @@ function run(state: SessionState, inputs: Input[], facts: (position: number) => 
   const last = inputs.map(feed).at(-1);
   return { state: current, effects, rejected: last?.rejected };
 }
-const kinds = (effects: Effect[]) => effects.filter((e) => e.type !== 'publish' && e.type !== 'load').map((e) => `${e.type}${'position' in e ? `@${e.position}` : ''}`);
+const kinds = (effects: Effect[]) =>
+  effects.filter((e) => e.type !== 'publish' && e.type !== 'load').map((e) => `${e.type}${'position' in e ? `@${e.position}` : ''}`);
 const carrier = (position: number, event: CarrierEvent): Input => ({ type: 'carrier', position, event });
 
 describe('power mode', () => {
@@ -40,8 +54,22 @@ describe('power mode', () => {
   });
 
   it("sends the next contact's display before the previous contact's call-done, then dials it", () => {
-    const { effects } = run(fresh('power'), [{ type: 'start' }, carrier(0, { kind: 'answered', by: 'person' }), { type: 'disposition', disposition: interested }]);
-    expect(kinds(effects)).toEqual(['display@0', 'dial@0', 'answered@0', 'hangup@0', 'callEnded@0', 'dispositioned@0', 'display@1', 'callDone@0', 'dial@1']);
+    const { effects } = run(fresh('power'), [
+      { type: 'start' },
+      carrier(0, { kind: 'answered', by: 'person' }),
+      { type: 'disposition', disposition: interested },
+    ]);
+    expect(kinds(effects)).toEqual([
+      'display@0',
+      'dial@0',
+      'answered@0',
+      'hangup@0',
+      'callEnded@0',
+      'dispositioned@0',
+      'display@1',
+      'callDone@0',
+      'dial@1',
+    ]);
   });
 
   it.each([
@@ -58,7 +86,10 @@ describe('power mode', () => {
   it('plays a voicemail into an answering machine, then dispositions it as Voicemail when it ends', () => {
     const recording = { id: 1, name: 'Intro', durationSeconds: 8 };
     const { effects, state } = run(fresh('power'), [
-      { type: 'start' }, carrier(0, { kind: 'answered', by: 'machine' }), { type: 'voicemail', recording }, carrier(0, { kind: 'ended' }),
+      { type: 'start' },
+      carrier(0, { kind: 'answered', by: 'machine' }),
+      { type: 'voicemail', recording },
+      carrier(0, { kind: 'ended' }),
     ]);
     expect(kinds(effects).slice(2, 6)).toEqual(['answered@0', 'playVoicemail@0', 'callEnded@0', 'dispositioned@0']);
     expect(effects).toContainEqual({ type: 'dispositioned', position: 0, disposition: auto('voicemail'), auto: true });
@@ -88,7 +119,8 @@ describe('skip rules when a contact comes up', () => {
   it('passes over a contact dialed earlier in the session, or removed, without a result', () => {
     const { effects } = run(fresh('power', 3), [{ type: 'start' }], (p) => ({ ...reachable, dialedBefore: p === 0, missing: p === 1 }));
     expect(effects.filter((e) => e.type === 'skipped')).toEqual([
-      { type: 'skipped', position: 0, reason: null, report: false }, { type: 'skipped', position: 1, reason: null, report: false },
+      { type: 'skipped', position: 0, reason: null, report: false },
+      { type: 'skipped', position: 1, reason: null, report: false },
     ]);
   });
 

@@ -50,8 +50,18 @@ export type Input =
 
 /** The words the dialer screen shows in its live region. */
 export type CallState =
-  | 'Ringing' | 'Connected' | 'Answering machine' | 'No answer' | 'Busy' | 'Not in service' | 'Skipped' | 'Session complete'
-  | 'Ready to call' | 'Call ended' | 'Leaving voicemail' | 'Voicemail left';
+  | 'Ringing'
+  | 'Connected'
+  | 'Answering machine'
+  | 'No answer'
+  | 'Busy'
+  | 'Not in service'
+  | 'Skipped'
+  | 'Session complete'
+  | 'Ready to call'
+  | 'Call ended'
+  | 'Leaving voicemail'
+  | 'Voicemail left';
 
 export type Effect =
   | { type: 'load'; position: number }
@@ -103,7 +113,9 @@ export function step(state: SessionState, input: Input, s: Settings): Step {
     case 'disposition':
       return HAS_CALL.includes(state.phase) ? dispose(state, input.disposition, false) : reject(state, 'There is no call to disposition.');
     case 'voicemail':
-      return state.phase === 'machine' ? dropVoicemail(state, input.recording, s) : reject(state, 'A voicemail can be dropped only when an answering machine has answered.');
+      return state.phase === 'machine'
+        ? dropVoicemail(state, input.recording, s)
+        : reject(state, 'A voicemail can be dropped only when an answering machine has answered.');
     case 'carrier':
       return input.position === state.position ? carrier(state, input.event, s) : ignore(state);
     case 'wake':
@@ -125,16 +137,19 @@ function start(state: SessionState): Step {
 
 /** The contact at the current position has come up: skip it by the rules, or show it (and dial it in power mode). */
 function arrive(state: SessionState, facts: ContactFacts, s: Settings): Step {
-  if (facts.dialedBefore || facts.missing) return advance(state, [{ type: 'skipped', position: state.position, reason: null, report: false }]);
+  if (facts.dialedBefore || facts.missing)
+    return advance(state, [{ type: 'skipped', position: state.position, reason: null, report: false }]);
   const reason = skipReason(facts, s.window, new Date(s.nowMs));
-  if (reason) return advance(state, [{ type: 'skipped', position: state.position, reason, report: s.sendSkips }, publish(state, 'Skipped')]);
+  if (reason)
+    return advance(state, [{ type: 'skipped', position: state.position, reason, report: s.sendSkips }, publish(state, 'Skipped')]);
   const effects: Effect[] = [{ type: 'display', position: state.position }, ...flushDone(state)];
   const shown = { ...state, pendingDone: null };
   if (state.mode === 'power') return dial(shown, effects, s);
   return { state: { ...shown, phase: 'waiting' }, effects: [...effects, publish(state, 'Ready to call')] };
 }
 
-const flushDone = (state: SessionState): Effect[] => (state.pendingDone === null ? [] : [{ type: 'callDone', position: state.pendingDone }]);
+const flushDone = (state: SessionState): Effect[] =>
+  state.pendingDone === null ? [] : [{ type: 'callDone', position: state.pendingDone }];
 
 function dial(state: SessionState, before: Effect[], s: Settings): Step {
   const wakeAtMs = s.nowMs + (s.ringSeconds + GRACE_SECONDS) * s.timeScale * 1000;
@@ -148,7 +163,11 @@ function hangUp(state: SessionState): Step {
   const { position } = state;
   return {
     state: { ...state, phase: 'wrapup', wakeAtMs: null },
-    effects: [{ type: 'hangup', position }, { type: 'callEnded', position, hangupStatus: state.phase === 'ringing' ? 'cancelled' : 'completed' }, publish(state, 'Call ended')],
+    effects: [
+      { type: 'hangup', position },
+      { type: 'callEnded', position, hangupStatus: state.phase === 'ringing' ? 'cancelled' : 'completed' },
+      publish(state, 'Call ended'),
+    ],
   };
 }
 
@@ -207,7 +226,10 @@ function autoDispose(state: SessionState, key: AutoDisposition, callState: CallS
 function dispose(state: SessionState, disposition: DispositionChoice, auto: boolean): Step {
   const { position } = state;
   const closing: Effect[] = CALL_UP.includes(state.phase)
-    ? [{ type: 'hangup', position }, { type: 'callEnded', position, hangupStatus: 'completed' }]
+    ? [
+        { type: 'hangup', position },
+        { type: 'callEnded', position, hangupStatus: 'completed' },
+      ]
     : [];
   return advance({ ...state, pendingDone: position }, [...closing, { type: 'dispositioned', position, disposition, auto }]);
 }
@@ -239,7 +261,8 @@ function end(state: SessionState): Step {
   const { position, phase } = state;
   const effects: Effect[] = [];
   let pendingDone = state.pendingDone;
-  if (CALL_UP.includes(phase)) effects.push({ type: 'hangup', position }, { type: 'callEnded', position, hangupStatus: 'ended with the session' });
+  if (CALL_UP.includes(phase))
+    effects.push({ type: 'hangup', position }, { type: 'callEnded', position, hangupStatus: 'ended with the session' });
   if (HAS_CALL.includes(phase)) {
     effects.push(...flushDone(state), { type: 'dispositioned', position, disposition: null, auto: false });
     pendingDone = position;

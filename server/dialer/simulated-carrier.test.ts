@@ -43,8 +43,15 @@ afterEach(() => {
 });
 
 describe('the outcome of a call, by the last digit of the number', () => {
-  const person = [[0, 'ringing'], [3, 'answered by person']];
-  const machine = [[0, 'ringing'], [4, 'answered by machine'], [64, 'ended']];
+  const person = [
+    [0, 'ringing'],
+    [3, 'answered by person'],
+  ];
+  const machine = [
+    [0, 'ringing'],
+    [4, 'answered by machine'],
+    [64, 'ended'],
+  ];
   it.each([
     ['0', person],
     ['1', person],
@@ -53,9 +60,27 @@ describe('the outcome of a call, by the last digit of the number', () => {
     ['4', person],
     ['5', machine],
     ['6', machine],
-    ['7', [[0, 'ringing'], [30, 'no_answer']]],
-    ['8', [[0, 'ringing'], [1, 'busy']]],
-    ['9', [[0, 'ringing'], [1, 'failed: not in service']]],
+    [
+      '7',
+      [
+        [0, 'ringing'],
+        [30, 'no_answer'],
+      ],
+    ],
+    [
+      '8',
+      [
+        [0, 'ringing'],
+        [1, 'busy'],
+      ],
+    ],
+    [
+      '9',
+      [
+        [0, 'ringing'],
+        [1, 'failed: not in service'],
+      ],
+    ],
   ])('ending in %s: %j', (digit, expected) => {
     place(`212555010${digit}`);
     expect(log, 'nothing is delivered from inside placeCall').toEqual([]);
@@ -64,10 +89,42 @@ describe('the outcome of a call, by the last digit of the number', () => {
   });
 
   it.each([
-    ['a person is slower than a 2 s ring time', '2125550100', 2, [[0, 'ringing'], [2, 'no_answer']]],
-    ['a person answers as the 3 s ring time runs out', '2125550100', 3, [[0, 'ringing'], [3, 'answered by person']]],
-    ['a machine is slower than a 3 s ring time', '2125550105', 3, [[0, 'ringing'], [3, 'no_answer']]],
-    ['nobody answers within a 45 s ring time', '2125550107', 45, [[0, 'ringing'], [45, 'no_answer']]],
+    [
+      'a person is slower than a 2 s ring time',
+      '2125550100',
+      2,
+      [
+        [0, 'ringing'],
+        [2, 'no_answer'],
+      ],
+    ],
+    [
+      'a person answers as the 3 s ring time runs out',
+      '2125550100',
+      3,
+      [
+        [0, 'ringing'],
+        [3, 'answered by person'],
+      ],
+    ],
+    [
+      'a machine is slower than a 3 s ring time',
+      '2125550105',
+      3,
+      [
+        [0, 'ringing'],
+        [3, 'no_answer'],
+      ],
+    ],
+    [
+      'nobody answers within a 45 s ring time',
+      '2125550107',
+      45,
+      [
+        [0, 'ringing'],
+        [45, 'no_answer'],
+      ],
+    ],
   ])('gives up ringing when %s', (_label, to, ringSeconds, expected) => {
     place(to, ringSeconds);
     at(3600);
@@ -79,7 +136,10 @@ describe('the outcome of a call, by the last digit of the number', () => {
     at(0.999);
     expect(eventsOf()).toEqual([[0, 'ringing']]);
     at(1);
-    expect(eventsOf()).toEqual([[0, 'ringing'], [1, 'busy']]);
+    expect(eventsOf()).toEqual([
+      [0, 'ringing'],
+      [1, 'busy'],
+    ]);
   });
 });
 
@@ -90,7 +150,10 @@ describe('hanging up', () => {
     carrier.hangUp(1);
     expect(eventsOf(), 'nothing is delivered from inside hangUp').toEqual([[0, 'ringing']]);
     at(3600);
-    expect(eventsOf()).toEqual([[0, 'ringing'], [1.5, 'ended']]);
+    expect(eventsOf()).toEqual([
+      [0, 'ringing'],
+      [1.5, 'ended'],
+    ]);
   });
 
   it.each([
@@ -113,7 +176,11 @@ describe('dropping a voicemail', () => {
     carrier.playVoicemail(1, { durationSeconds: 20 });
     carrier.playVoicemail(1, { durationSeconds: 1 });
     at(3600);
-    expect(eventsOf()).toEqual([[0, 'ringing'], [4, 'answered by machine'], [25, 'ended']]);
+    expect(eventsOf()).toEqual([
+      [0, 'ringing'],
+      [4, 'answered by machine'],
+      [25, 'ended'],
+    ]);
   });
 
   it('is cut short by a hang-up', () => {
@@ -131,7 +198,11 @@ describe('dropping a voicemail', () => {
     at(1);
     carrier.playVoicemail(1, { durationSeconds: 2 });
     at(3600);
-    expect(eventsOf()).toEqual([[0, 'ringing'], [4, 'answered by machine'], [64, 'ended']]);
+    expect(eventsOf()).toEqual([
+      [0, 'ringing'],
+      [4, 'answered by machine'],
+      [64, 'ended'],
+    ]);
   });
 });
 
@@ -164,15 +235,24 @@ describe('calls it does not know', () => {
     at(1);
     place('2125550108');
     at(3600);
-    expect(eventsOf()).toEqual([[0, 'ringing'], [3, 'answered by person']]);
+    expect(eventsOf()).toEqual([
+      [0, 'ringing'],
+      [3, 'answered by person'],
+    ]);
   });
 
   it('keeps calls apart', () => {
     place('2125550108', 30, 1);
     place('2125550107', 30, 2);
     at(3600);
-    expect(eventsOf(1)).toEqual([[0, 'ringing'], [1, 'busy']]);
-    expect(eventsOf(2)).toEqual([[0, 'ringing'], [30, 'no_answer']]);
+    expect(eventsOf(1)).toEqual([
+      [0, 'ringing'],
+      [1, 'busy'],
+    ]);
+    expect(eventsOf(2)).toEqual([
+      [0, 'ringing'],
+      [30, 'no_answer'],
+    ]);
   });
 });
 
@@ -185,10 +265,13 @@ describe('close', () => {
     expect(vi.getTimerCount()).toBe(0);
     place('2125550108', 30, 3);
     at(3600);
-    expect(log).toEqual([[0, 1, 'ringing'], [0, 2, 'ringing']]);
+    expect(log).toEqual([
+      [0, 1, 'ringing'],
+      [0, 2, 'ringing'],
+    ]);
   });
 
-  it('never keeps the process alive: every timer is unref\'d', () => {
+  it("never keeps the process alive: every timer is unref'd", () => {
     const setTimeoutSpy = vi.spyOn(globalThis, 'setTimeout');
     place('2125550105');
     at(5);
@@ -201,8 +284,30 @@ describe('close', () => {
 
 describe('the time scale', () => {
   it.each([
-    [0.02, [[0, 'ringing'], [0.06, 'answered by person'], [0.2, 'ended']], [[0, 'ringing'], [0.6, 'no_answer']]],
-    [0.01, [[0, 'ringing'], [0.03, 'answered by person'], [0.2, 'ended']], [[0, 'ringing'], [0.3, 'no_answer']]],
+    [
+      0.02,
+      [
+        [0, 'ringing'],
+        [0.06, 'answered by person'],
+        [0.2, 'ended'],
+      ],
+      [
+        [0, 'ringing'],
+        [0.6, 'no_answer'],
+      ],
+    ],
+    [
+      0.01,
+      [
+        [0, 'ringing'],
+        [0.03, 'answered by person'],
+        [0.2, 'ended'],
+      ],
+      [
+        [0, 'ringing'],
+        [0.3, 'no_answer'],
+      ],
+    ],
   ])('multiplies every duration by %s', (timeScale, answered, unanswered) => {
     carrier.close();
     open(timeScale);

@@ -38,17 +38,21 @@ type Phase = 'ringing' | 'answered' | 'playing' | 'ending';
 type Call = { phase: Phase; timers: Set<NodeJS.Timeout> };
 
 export function createSimulatedCarrier({ timeScale, onEvent }: CarrierOptions): Carrier {
-  if (!(Number.isFinite(timeScale) && timeScale > 0)) throw new RangeError(`carrier time scale must be a positive number, not ${timeScale}`);
+  if (!(Number.isFinite(timeScale) && timeScale > 0))
+    throw new RangeError(`carrier time scale must be a positive number, not ${timeScale}`);
   const calls = new Map<number, Call>();
   const timers = new Set<NodeJS.Timeout>();
   let closed = false;
 
   function after(delaySeconds: number, call: Call, run: () => void) {
-    const timer = setTimeout(() => {
-      timers.delete(timer);
-      call.timers.delete(timer);
-      run();
-    }, Math.round(delaySeconds * 1000 * timeScale));
+    const timer = setTimeout(
+      () => {
+        timers.delete(timer);
+        call.timers.delete(timer);
+        run();
+      },
+      Math.round(delaySeconds * 1000 * timeScale),
+    );
     timer.unref();
     timers.add(timer);
     call.timers.add(timer);

@@ -111,12 +111,27 @@ const MOUNTAIN = ['America/Denver', 'America/Phoenix'];
  * EST in January still means New York in July. AST is Puerto Rico's and the Virgin Islands' Atlantic time.
  */
 const US_ZONE_NAMES: Record<string, string[]> = {
-  est: NEW_YORK, edt: NEW_YORK, et: NEW_YORK, eastern: NEW_YORK,
-  cst: CHICAGO, cdt: CHICAGO, ct: CHICAGO, central: CHICAGO,
-  mst: MOUNTAIN, mdt: DENVER, mt: MOUNTAIN, mountain: MOUNTAIN,
-  pst: LOS_ANGELES, pdt: LOS_ANGELES, pt: LOS_ANGELES, pacific: LOS_ANGELES,
-  akst: ANCHORAGE, akdt: ANCHORAGE, alaska: ANCHORAGE,
-  hst: HONOLULU, hawaii: HONOLULU,
+  est: NEW_YORK,
+  edt: NEW_YORK,
+  et: NEW_YORK,
+  eastern: NEW_YORK,
+  cst: CHICAGO,
+  cdt: CHICAGO,
+  ct: CHICAGO,
+  central: CHICAGO,
+  mst: MOUNTAIN,
+  mdt: DENVER,
+  mt: MOUNTAIN,
+  mountain: MOUNTAIN,
+  pst: LOS_ANGELES,
+  pdt: LOS_ANGELES,
+  pt: LOS_ANGELES,
+  pacific: LOS_ANGELES,
+  akst: ANCHORAGE,
+  akdt: ANCHORAGE,
+  alaska: ANCHORAGE,
+  hst: HONOLULU,
+  hawaii: HONOLULU,
   ast: ['America/Puerto_Rico'],
 };
 

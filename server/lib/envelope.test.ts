@@ -7,8 +7,18 @@ describe('listBody', () => {
     JSON.stringify({ http_status: 200, status: 'success', [key]: { [key]: items, ...meta, ...extra } });
 
   it('writes the same text as serializing the whole envelope at once', () => {
-    const items = [{ id: '1', name: 'Zoë "Z" O\'Neil', nested: { list: [1, null, 'x'] } }, { id: '2', notes: 'line\nbreak' }];
-    expect(listBody('contacts', items.map((i) => JSON.stringify(i)), meta, { member_user_id: '7' })).toBe(whole('contacts', items, { member_user_id: '7' }));
+    const items = [
+      { id: '1', name: 'Zoë "Z" O\'Neil', nested: { list: [1, null, 'x'] } },
+      { id: '2', notes: 'line\nbreak' },
+    ];
+    expect(
+      listBody(
+        'contacts',
+        items.map((i) => JSON.stringify(i)),
+        meta,
+        { member_user_id: '7' },
+      ),
+    ).toBe(whole('contacts', items, { member_user_id: '7' }));
   });
 
   it('writes an empty list and keys that need escaping', () => {

@@ -26,12 +26,21 @@ export function sendSuccess(res: Response, status: number, key: string, body: un
 
 /** A list nests its array under the same key as the wrapper, beside the paging fields. */
 export function sendList(res: Response, key: string, items: object[], meta: PageMeta, extra: Record<string, unknown> = {}) {
-  sendSerializedList(res, key, items.map((item) => JSON.stringify(item)), meta, extra);
+  sendSerializedList(
+    res,
+    key,
+    items.map((item) => JSON.stringify(item)),
+    meta,
+    extra,
+  );
 }
 
 /** `sendList` for items already serialized (record-cache.ts): the same bytes, without serializing them again. */
 export function sendSerializedList(res: Response, key: string, items: string[], meta: PageMeta, extra: Record<string, unknown> = {}) {
-  res.status(200).set('Content-Type', 'application/json').send(listBody(key, items, meta, extra));
+  res
+    .status(200)
+    .set('Content-Type', 'application/json')
+    .send(listBody(key, items, meta, extra));
 }
 
 /** The success envelope of a list around serialized items, as `JSON.stringify` would write the whole. */

@@ -50,10 +50,8 @@ export const Codes = {
 } as const;
 
 export const badRequest = (issues: DebugCode[]) => new ApiError(400, issues);
-export const invalidField = (field: string, reason: string) =>
-  badRequest([{ code: Codes.invalidField, field, reason }]);
-export const unknownReference = (field: string, reason: string) =>
-  badRequest([{ code: Codes.unknownReference, field, reason }]);
+export const invalidField = (field: string, reason: string) => badRequest([{ code: Codes.invalidField, field, reason }]);
+export const unknownReference = (field: string, reason: string) => badRequest([{ code: Codes.unknownReference, field, reason }]);
 export const notFound = (reason: string) => new ApiError(404, [{ code: Codes.notFound, reason }]);
 export const forbidden = (reason: string, code: number = Codes.forbidden) => new ApiError(403, [{ code, reason }]);
 export const unauthorized = (code: number, reason: string) => new ApiError(401, [{ code, reason }]);

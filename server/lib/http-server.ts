@@ -22,12 +22,15 @@ export function createHttpServer(app: Express, limits: Config['connections']): h
     (http.ServerResponse as unknown as (this: http.ServerResponse, ...args: unknown[]) => void).call(this, req, options);
   }
   AppResponse.prototype = app.response;
-  const server = http.createServer({
-    IncomingMessage: AppRequest as unknown as typeof http.IncomingMessage,
-    ServerResponse: AppResponse as unknown as typeof http.ServerResponse,
-    // How often the time-outs below are checked: a connection is cut off at most this long after its time is up.
-    connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs / 2),
-  }, app);
+  const server = http.createServer(
+    {
+      IncomingMessage: AppRequest as unknown as typeof http.IncomingMessage,
+      ServerResponse: AppResponse as unknown as typeof http.ServerResponse,
+      // How often the time-outs below are checked: a connection is cut off at most this long after its time is up.
+      connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs / 2),
+    },
+    app,
+  );
   // A connection that has not sent its headers in time (idle ones included) or its whole request is cut off.
   server.headersTimeout = limits.headersTimeoutMs;
   server.requestTimeout = limits.requestTimeoutMs;
@@ -70,8 +73,15 @@ function answerClientError(error: NodeJS.ErrnoException, socket: net.Socket) {
   }
   const [status, code, reason] = CLIENT_ERRORS[error.code ?? ''] ?? [400, Codes.malformedRequest, 'The request is not valid HTTP.'];
   const body = JSON.stringify(errorEnvelope(status, [{ code, reason }]));
-  socket.end([
-    `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}`, 'Content-Type: application/json; charset=utf-8', `Content-Length: ${Buffer.byteLength(body)}`,
-    'Cache-Control: no-store', 'Connection: close', '', body,
-  ].join('\r\n'));
+  socket.end(
+    [
+      `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}`,
+      'Content-Type: application/json; charset=utf-8',
+      `Content-Length: ${Buffer.byteLength(body)}`,
+      'Cache-Control: no-store',
+      'Connection: close',
+      '',
+      body,
+    ].join('\r\n'),
+  );
 }

@@ -14,7 +14,11 @@ beforeAll(async () => {
   const app = express();
   app.post('/duplicate-tag', async () => {
     await server.ctx.store.write(async (tx) => {
-      const org = await tx.insertInto('organisations').values({ name: 'o', created_at: '2026-01-01 00:00:00' }).returning('id').executeTakeFirstOrThrow();
+      const org = await tx
+        .insertInto('organisations')
+        .values({ name: 'o', created_at: '2026-01-01 00:00:00' })
+        .returning('id')
+        .executeTakeFirstOrThrow();
       const tag = { org_id: org.id, title: 'VIP', title_lc: 'vip', created_at: '2026-01-01 00:00:00' };
       await tx.insertInto('tags').values([tag, tag]).execute();
     });

@@ -34,10 +34,13 @@ export const parseBodies: RequestHandler[] = [
     if (typeof req.body === 'string' && req.is(FORM)) {
       req.body = qs.parse(req.body, { arrayLimit: 1000, parameterLimit: 5000, depth: 5 });
     } else if (req.body === undefined && carriesBody(req)) {
-      throw new ApiError(415, [{
-        code: Codes.unsupportedMediaType, field: 'body',
-        reason: `A request body must be JSON (Content-Type: application/json) or a form (${FORM}), not ${req.get('content-type') ?? 'untyped'}.`,
-      }]);
+      throw new ApiError(415, [
+        {
+          code: Codes.unsupportedMediaType,
+          field: 'body',
+          reason: `A request body must be JSON (Content-Type: application/json) or a form (${FORM}), not ${req.get('content-type') ?? 'untyped'}.`,
+        },
+      ]);
     }
     next();
   },
@@ -117,15 +120,26 @@ function toApiError(error: BodyParserError): ApiError {
   }
   // Checks run inside the write transaction, so this is a last line of defence, not the way refusals are made.
   if (isSqliteError(error, 'SQLITE_CONSTRAINT')) {
-    return new ApiError(409, [{ code: Codes.conflict, reason: 'The request conflicts with the current data (it may have changed meanwhile). Nothing was applied; reload and try again.' }]);
+    return new ApiError(409, [
+      {
+        code: Codes.conflict,
+        reason: 'The request conflicts with the current data (it may have changed meanwhile). Nothing was applied; reload and try again.',
+      },
+    ]);
   }
   // Another process held the write lock for longer than a batch waits (see group-commit.ts).
   if (isSqliteError(error, 'SQLITE_BUSY')) {
-    return new ApiError(503, [{ code: Codes.storeBusy, reason: 'The store is busy with other writes. Nothing was applied; try again shortly.' }], { 'Retry-After': '1' });
+    return new ApiError(
+      503,
+      [{ code: Codes.storeBusy, reason: 'The store is busy with other writes. Nothing was applied; try again shortly.' }],
+      { 'Retry-After': '1' },
+    );
   }
   // Other libraries' messages can name files on this machine (express.static's ENOENT does): only ours are shown.
   if (typeof error.status === 'number' && error.status >= 400 && error.status < 500) {
-    return new ApiError(error.status, [{ code: error.status * 100 + 1, reason: GENERIC_REASONS[error.status] ?? `The request was refused (${error.status}).` }]);
+    return new ApiError(error.status, [
+      { code: error.status * 100 + 1, reason: GENERIC_REASONS[error.status] ?? `The request was refused (${error.status}).` },
+    ]);
   }
   return new ApiError(500, [{ code: Codes.internal, reason: 'Something went wrong on our side. The request was not applied; try again.' }]);
 }

@@ -16,7 +16,11 @@ function describe(issue: z.core.$ZodIssue): DebugCode {
   const detail = issue.message.replace(/^Invalid input: /, '');
   // A rule over several fields ("one of these is required") says what is missing in its own words.
   const missing = issue.code === 'custom' && (issue.params as { missing?: boolean } | undefined)?.missing;
-  return { code: missing ? Codes.missingField : Codes.invalidField, field, reason: `${field} ${detail.charAt(0).toLowerCase()}${detail.slice(1)}.`.replace(/\.\.$/, '.') };
+  return {
+    code: missing ? Codes.missingField : Codes.invalidField,
+    field,
+    reason: `${field} ${detail.charAt(0).toLowerCase()}${detail.slice(1)}.`.replace(/\.\.$/, '.'),
+  };
 }
 
 /** Parses input with a contract schema; every bad field becomes its own 400 debug code. */
@@ -24,8 +28,6 @@ export function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<
   const result = schema.safeParse(input ?? {}, { reportInput: true });
   if (result.success) return result.data;
   const seen = new Set<string>();
-  const codes = result.error.issues
-    .map((issue) => describe(issue))
-    .filter((d) => !seen.has(d.field ?? '') && seen.add(d.field ?? ''));
+  const codes = result.error.issues.map((issue) => describe(issue)).filter((d) => !seen.has(d.field ?? '') && seen.add(d.field ?? ''));
   throw badRequest(codes);
 }

@@ -29,8 +29,12 @@ const FIRST_SESSION_MINUTE = 16 * 60;
 /* Alaska and Hawaii are outside calling hours for much of that day: their contacts are left out. */
 const FAR_AREA_CODES = ['907', '808'];
 const NOTES = [
-  'Wants pricing for a team of 20.', 'Call back after the board meeting.', 'Using a competitor until March.',
-  'Asked for a demo next week.', 'Send the case study.', 'Gatekeeper: ask for the office manager.',
+  'Wants pricing for a team of 20.',
+  'Call back after the board meeting.',
+  'Using a competitor until March.',
+  'Asked for a demo next week.',
+  'Send the case study.',
+  'Gatekeeper: ask for the office manager.',
 ];
 
 export type HistoryContact = { id: number; phone: string };
@@ -39,7 +43,14 @@ export type RepHistory = { auth: AuthContext; contacts: HistoryContact[] };
 type Library = { dispositions: Disposition[]; sets: { dialing: number; answer: number }; recordings: { name: string; seconds: number }[] };
 type Rep = RepHistory & { settings: DialSettings; callable: HistoryContact[] };
 type Outcome = {
-  key: string; hangup: string; endS: number; answerS: number | null; person: boolean; dropped: string | null; wrapS: number; note: string | null;
+  key: string;
+  hangup: string;
+  endS: number;
+  answerS: number | null;
+  person: boolean;
+  dropped: string | null;
+  wrapS: number;
+  note: string | null;
 };
 type PlannedCall = { contact: HistoryContact; startMs: number; outcome: Outcome };
 type PlannedSession = { rep: Rep; createdMs: number; startMs: number; endMs: number; preview: boolean; calls: PlannedCall[] };
@@ -60,7 +71,8 @@ export async function seedCallHistory(ctx: Context, reps: RepHistory[], nowMs: n
   const plans: PlannedSession[] = [];
   for (const history of reps) {
     const rep: Rep = {
-      ...history, settings: await settingsOf(db, history.auth.member.id),
+      ...history,
+      settings: await settingsOf(db, history.auth.member.id),
       callable: history.contacts.filter((c) => !FAR_AREA_CODES.includes(c.phone.slice(0, 3))),
     };
     plans.push(...planRep(rnd, rep, library, today));
@@ -105,10 +117,23 @@ function planSession(rnd: Random, rep: Rep, library: Library, startMs: number): 
 async function writeSession(tx: Db, plan: PlannedSession, library: Library): Promise<void> {
   const { member, scope } = plan.rep.auth;
   const session = await insertSession(tx, {
-    org_id: scope.orgId, member_id: member.id, status: 'ended', phase: 'done', position: plan.calls.length, contact_count: plan.calls.length,
-    preview_mode: plan.preview ? 1 : 0, send_skips: 0, dialing_set_id: library.sets.dialing, answer_set_id: library.sets.answer,
-    preset_id: null, custom_data: null, idempotency_key: null, creation_errors: null, request_hash: `demo-history:${member.id}:${plan.startMs}`,
-    created_at: stamp(plan.createdMs), started_at: stamp(plan.startMs),
+    org_id: scope.orgId,
+    member_id: member.id,
+    status: 'ended',
+    phase: 'done',
+    position: plan.calls.length,
+    contact_count: plan.calls.length,
+    preview_mode: plan.preview ? 1 : 0,
+    send_skips: 0,
+    dialing_set_id: library.sets.dialing,
+    answer_set_id: library.sets.answer,
+    preset_id: null,
+    custom_data: null,
+    idempotency_key: null,
+    creation_errors: null,
+    request_hash: `demo-history:${member.id}:${plan.startMs}`,
+    created_at: stamp(plan.createdMs),
+    started_at: stamp(plan.startMs),
   });
   let connectedAt: string | null = null;
   let disconnectedAt: string | null = null;
@@ -119,7 +144,14 @@ async function writeSession(tx: Db, plan: PlannedSession, library: Library): Pro
       connectedAt ??= call.connected_at;
       disconnectedAt = call.ended_at;
     }
-    queue.push({ session_id: session.id, position, contact_id: planned.contact.id, status: 'done' as const, call_id: call.id, result: call.disposition });
+    queue.push({
+      session_id: session.id,
+      position,
+      contact_id: planned.contact.id,
+      status: 'done' as const,
+      call_id: call.id,
+      result: call.disposition,
+    });
   }
   await insertQueue(tx, queue);
   await updateSession(tx, session.id, { ended_at: stamp(plan.endMs), connected_at: connectedAt, disconnected_at: disconnectedAt });
@@ -134,18 +166,37 @@ async function writeCall(tx: Db, rep: Rep, library: Library, planned: PlannedCal
   const at = (seconds: number) => stamp(startMs + seconds * 1000);
   const messageId = rep.settings.messages[outcome.key as keyof DialSettings['messages']];
   const call = await insertCall(tx, {
-    session_id: planned.sessionId, org_id: rep.auth.scope.orgId, member_id: rep.auth.member.id, contact_id: contact.id, position: planned.position,
-    phone: contact.phone, started_at: at(0), connected_at: outcome.answerS === null ? null : at(outcome.answerS), ended_at: at(outcome.endS),
-    connected: outcome.person ? 1 : 0, live: disposition.connected ? 1 : 0, machine: outcome.answerS !== null && !outcome.person ? 1 : 0,
-    voicemail: outcome.key === 'voicemail' ? 1 : 0, voicemail_sent: outcome.dropped, hangup_status: outcome.hangup,
-    message_id: messageId === undefined ? null : String(messageId), notes: JSON.stringify(outcome.note ? [outcome.note] : []),
-    disposition: disposition.label, disposition_key: disposition.status_key, duration: outcome.endS,
+    session_id: planned.sessionId,
+    org_id: rep.auth.scope.orgId,
+    member_id: rep.auth.member.id,
+    contact_id: contact.id,
+    position: planned.position,
+    phone: contact.phone,
+    started_at: at(0),
+    connected_at: outcome.answerS === null ? null : at(outcome.answerS),
+    ended_at: at(outcome.endS),
+    connected: outcome.person ? 1 : 0,
+    live: disposition.connected ? 1 : 0,
+    machine: outcome.answerS !== null && !outcome.person ? 1 : 0,
+    voicemail: outcome.key === 'voicemail' ? 1 : 0,
+    voicemail_sent: outcome.dropped,
+    hangup_status: outcome.hangup,
+    message_id: messageId === undefined ? null : String(messageId),
+    notes: JSON.stringify(outcome.note ? [outcome.note] : []),
+    disposition: disposition.label,
+    disposition_key: disposition.status_key,
+    duration: outcome.endS,
     talk_seconds: outcome.person && outcome.answerS !== null ? outcome.endS - outcome.answerS : 0,
   });
   if (outcome.note) await addNoteFromDialer(tx, rep.auth.member.id, contact.id, outcome.note, at(outcome.endS));
   await recordCallResult(tx, {
-    memberId: rep.auth.member.id, contactId: contact.id, result: disposition.label, phone: contact.phone, startedAt: call.started_at,
-    at: at(outcome.endS + outcome.wrapS), sessionId: planned.sessionId,
+    memberId: rep.auth.member.id,
+    contactId: contact.id,
+    result: disposition.label,
+    phone: contact.phone,
+    startedAt: call.started_at,
+    at: at(outcome.endS + outcome.wrapS),
+    sessionId: planned.sessionId,
   });
   return { ...call, live: !!disposition.connected };
 }
@@ -153,18 +204,52 @@ async function writeCall(tx: Db, rep: Rep, library: Library, planned: PlannedCal
 /** What happens on the line: about a third of calls reach a person, a fifth a machine, the rest nobody or a bad line. */
 function outcomeOf(rnd: Random, ringSeconds: number, recordings: Library['recordings']): Outcome {
   const none = { answerS: null, person: false, dropped: null, wrapS: 0, note: null };
-  const kind = rnd.weighted([['noanswer', 30], ['busy', 6], ['badphone', 4], ['voicemail', 22], ['live', 38]] as const);
+  const kind = rnd.weighted([
+    ['noanswer', 30],
+    ['busy', 6],
+    ['badphone', 4],
+    ['voicemail', 22],
+    ['live', 38],
+  ] as const);
   if (kind === 'noanswer') return { ...none, key: 'noanswer', hangup: 'no answer', endS: ringSeconds + rnd.int(0, 1) };
   if (kind === 'busy') return { ...none, key: 'busy', hangup: 'busy', endS: rnd.int(1, 3) };
   if (kind === 'badphone') return { ...none, key: 'badphone', hangup: 'not in service', endS: rnd.int(1, 3) };
   const answerS = rnd.int(3, 9);
   if (kind === 'voicemail') {
     const recording = rnd.pick(recordings);
-    return { ...none, key: 'voicemail', hangup: 'voicemail left', answerS, dropped: recording.name, endS: answerS + rnd.int(2, 5) + recording.seconds };
+    return {
+      ...none,
+      key: 'voicemail',
+      hangup: 'voicemail left',
+      answerS,
+      dropped: recording.name,
+      endS: answerS + rnd.int(2, 5) + recording.seconds,
+    };
   }
-  const key = rnd.weighted([['interested', 28], ['notinterested', 37], ['callback', 25], ['wrongperson', 10]] as const);
-  const [shortest, longest] = key === 'wrongperson' ? [8, 40] : rnd.weighted([[[15, 60], 2], [[60, 300], 5], [[300, 900], 3]] as const);
+  const key = rnd.weighted([
+    ['interested', 28],
+    ['notinterested', 37],
+    ['callback', 25],
+    ['wrongperson', 10],
+  ] as const);
+  const [shortest, longest] =
+    key === 'wrongperson'
+      ? [8, 40]
+      : rnd.weighted([
+          [[15, 60], 2],
+          [[60, 300], 5],
+          [[300, 900], 3],
+        ] as const);
   const talkS = rnd.int(shortest, longest);
   const note = (key === 'interested' || key === 'callback') && rnd.chance(0.4) ? rnd.pick(NOTES) : null;
-  return { key, hangup: rnd.chance(0.7) ? 'completed' : 'hung up', endS: answerS + talkS, answerS, person: true, dropped: null, wrapS: rnd.int(5, 40), note };
+  return {
+    key,
+    hangup: rnd.chance(0.7) ? 'completed' : 'hung up',
+    endS: answerS + talkS,
+    answerS,
+    person: true,
+    dropped: null,
+    wrapS: rnd.int(5, 40),
+    note,
+  };
 }

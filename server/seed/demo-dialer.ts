@@ -15,8 +15,16 @@ import { createFolder } from '../modules/folders/folders.service.js';
 
 const OUTCOMES = ['Person', 'Person', 'Person', 'Person', 'Person', 'Machine', 'Machine', 'No answer', 'Busy', 'Not in service'] as const;
 const NAMES = [
-  ['Avery', 'Quinn'], ['Jordan', 'Blake'], ['Riley', 'Parker'], ['Casey', 'Morgan'], ['Taylor', 'Reese'],
-  ['Skyler', 'Hayes'], ['Rowan', 'Ellis'], ['Emerson', 'Gray'], ['Finley', 'Brooks'], ['Harper', 'Lane'],
+  ['Avery', 'Quinn'],
+  ['Jordan', 'Blake'],
+  ['Riley', 'Parker'],
+  ['Casey', 'Morgan'],
+  ['Taylor', 'Reese'],
+  ['Skyler', 'Hayes'],
+  ['Rowan', 'Ellis'],
+  ['Emerson', 'Gray'],
+  ['Finley', 'Brooks'],
+  ['Harper', 'Lane'],
 ] as const;
 
 const RECORDINGS = [
@@ -25,28 +33,53 @@ const RECORDINGS = [
   { name: 'Please call me back', seconds: 6 },
 ];
 
-export async function seedDialerDemo(ctx: Context, vendorAuth: AuthContext, reps: { auth: AuthContext; exchange: string }[]): Promise<void> {
+export async function seedDialerDemo(
+  ctx: Context,
+  vendorAuth: AuthContext,
+  reps: { auth: AuthContext; exchange: string }[],
+): Promise<void> {
   await ctx.store.write(async (tx) => {
     const at = now();
     for (const [kind, r] of RECORDINGS.entries()) {
       const audio = demoRecording(kind, r.seconds);
       await insertVoicemail(tx, {
-        org_id: vendorAuth.member.org_id, member_id: null, name: r.name, content_type: 'audio/wav', audio,
-        duration_ms: Math.round(wavDurationSeconds(audio) * 1000), created_at: at,
+        org_id: vendorAuth.member.org_id,
+        member_id: null,
+        name: r.name,
+        content_type: 'audio/wav',
+        audio,
+        duration_ms: Math.round(wavDurationSeconds(audio) * 1000),
+        created_at: at,
       });
     }
-    for (const [i, m] of [['Thanks for the demo', 'After a product demo'], ['Pricing as promised', 'Sends the price sheet']].entries()) {
-      await insertMessage(tx, { org_id: vendorAuth.member.org_id, type: 'onetouch', display_name: m[0]!, description: m[1]!, body: '', display_order: 100 + i, created_at: at });
+    for (const [i, m] of [
+      ['Thanks for the demo', 'After a product demo'],
+      ['Pricing as promised', 'Sends the price sheet'],
+    ].entries()) {
+      await insertMessage(tx, {
+        org_id: vendorAuth.member.org_id,
+        type: 'onetouch',
+        display_name: m[0]!,
+        description: m[1]!,
+        body: '',
+        display_order: 100 + i,
+        created_at: at,
+      });
     }
   });
-  const folder = await createFolder(ctx, vendorAuth, { name: 'Dialer demo', description: 'Numbers that exercise every outcome of the simulated carrier' });
+  const folder = await createFolder(ctx, vendorAuth, {
+    name: 'Dialer demo',
+    description: 'Numbers that exercise every outcome of the simulated carrier',
+  });
   for (const rep of reps) await seedRepContacts(ctx, rep.auth, rep.exchange, folder.id);
 }
 
 /** Ten contacts ending 0-9, one do-not-call, one in Guam and one in Honolulu, all in the rep's name. */
 async function seedRepContacts(ctx: Context, auth: AuthContext, exchange: string, folderId: number) {
   const entries: { name: readonly [string, string]; phone: string; note: string }[] = OUTCOMES.map((outcome, digit) => ({
-    name: NAMES[digit]!, phone: `312${exchange}010${digit}`, note: `Simulated carrier: ${outcome.toLowerCase()} (number ends in ${digit}).`,
+    name: NAMES[digit]!,
+    phone: `312${exchange}010${digit}`,
+    note: `Simulated carrier: ${outcome.toLowerCase()} (number ends in ${digit}).`,
   }));
   entries.push(
     { name: ['Dana', 'Whitfield'], phone: `312${exchange}0111`, note: 'Asked not to be called again.' },
@@ -54,10 +87,20 @@ async function seedRepContacts(ctx: Context, auth: AuthContext, exchange: string
     { name: ['Leilani', 'Kahale'], phone: `808${exchange}0103`, note: 'Honolulu: calling hours start late in the US day.' },
   );
   for (const [i, e] of entries.entries()) {
-    await createContact(ctx, auth, createContactBody.parse({
-      first_name: e.name[0], last_name: e.name[1], phone: e.phone, phone_type: 3, category_id: folderId, tags: ['Dialer demo'],
-      notes: e.note, do_not_call: i === 10 ? 1 : 0, email: `${e.name[0]}.${e.name[1]}.${auth.member.username}@example.com`.toLowerCase(),
-    }));
+    await createContact(
+      ctx,
+      auth,
+      createContactBody.parse({
+        first_name: e.name[0],
+        last_name: e.name[1],
+        phone: e.phone,
+        phone_type: 3,
+        category_id: folderId,
+        tags: ['Dialer demo'],
+        notes: e.note,
+        do_not_call: i === 10 ? 1 : 0,
+        email: `${e.name[0]}.${e.name[1]}.${auth.member.username}@example.com`.toLowerCase(),
+      }),
+    );
   }
 }
-

@@ -66,8 +66,10 @@ describe('demo data', () => {
   it('creates folders with a sub-folder', async () => {
     const reply = await server.as(server.tokenOf(member('vendor'))).get('/rest/1/folders?structure=1');
     expect(reply.status).toBe(200);
-    const nodes = Object.values(reply.body.folders).filter((v): v is { folder_name: string; _embedded?: { folders: { folder_name: string }[] } } =>
-      typeof v === 'object' && v !== null && 'folder_name' in v);
+    const nodes = Object.values(reply.body.folders).filter(
+      (v): v is { folder_name: string; _embedded?: { folders: { folder_name: string }[] } } =>
+        typeof v === 'object' && v !== null && 'folder_name' in v,
+    );
     const prospects = nodes.find((f) => f.folder_name === 'Prospects');
     expect(prospects?._embedded?.folders.map((f) => f.folder_name)).toEqual(['Hot leads']);
     expect(nodes.map((f) => f.folder_name)).toEqual(expect.arrayContaining(['Customers', 'Partners', 'Cold']));
@@ -82,7 +84,14 @@ describe('demo data', () => {
     expect(contacts.filter((c) => c.folder_id !== null).length).toBeGreaterThan(contacts.length / 2);
     expect(contacts.filter((c) => c.rating > 0).length).toBeGreaterThan(0);
     const count = async (table: 'contact_tags' | 'contact_custom_values' | 'contact_notes') =>
-      Number((await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+      Number(
+        (
+          await db
+            .selectFrom(table)
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     expect(await count('contact_tags')).toBeGreaterThan(0);
     expect(await count('contact_custom_values')).toBeGreaterThan(contacts.length);
     expect(await count('contact_notes')).toBeGreaterThan(contacts.length / 5);
@@ -90,9 +99,12 @@ describe('demo data', () => {
 
   it('gives each rep a dialer demo: every outcome of the simulated carrier, one do-not-call, two far time zones, all valid numbers', async () => {
     const vendorApi = server.as(server.tokenOf(member('vendor')));
-    const folder = Object.values((await vendorApi.get('/rest/1/folders')).body.folders).find((f: any) => f?.folder_name === 'Dialer demo') as { folder_id: string };
+    const folder = Object.values((await vendorApi.get('/rest/1/folders')).body.folders).find(
+      (f: any) => f?.folder_name === 'Dialer demo',
+    ) as { folder_id: string };
     for (const rep of ['alex', 'blake', 'casey']) {
-      const list = (await server.as(server.tokenOf(member(rep))).get(`/rest/1/contacts?category_id=${folder.folder_id}&page_size=100`)).body.contacts.contacts;
+      const list = (await server.as(server.tokenOf(member(rep))).get(`/rest/1/contacts?category_id=${folder.folder_id}&page_size=100`)).body
+        .contacts.contacts;
       const phones = list.map((c: any) => c.primary_phone.raw_phone as string);
       expect(new Set(phones.map((p: string) => p.at(-1))).size, rep).toBe(10);
       expect(phones.every(isValidNorthAmerican)).toBe(true);
@@ -103,9 +115,18 @@ describe('demo data', () => {
     expect(voicemails.length).toBeGreaterThanOrEqual(3);
   });
   describe('the history of dial sessions', () => {
-    type CallRow = { user_id: string; start_when: string; end_when: string; connected: string; voicemail: string; disposition: string; duration: number };
+    type CallRow = {
+      user_id: string;
+      start_when: string;
+      end_when: string;
+      connected: string;
+      voicemail: string;
+      disposition: string;
+      duration: number;
+    };
     type SessionRow = { dialsession_id: string; member_id: string; status: string; start_when: string; call_count: number };
-    const dayOf = (offsetDays: number) => new Date(Date.parse(`${seededAt.replace(' ', 'T')}Z`) + offsetDays * 86_400_000).toISOString().slice(0, 10);
+    const dayOf = (offsetDays: number) =>
+      new Date(Date.parse(`${seededAt.replace(' ', 'T')}Z`) + offsetDays * 86_400_000).toISOString().slice(0, 10);
     const manager = () => server.as(server.tokenOf(member('manager')));
 
     async function sessionsOf(api: Caller): Promise<SessionRow[]> {
@@ -125,15 +146,23 @@ describe('demo data', () => {
       const sessions = await sessionsOf(api);
       expect(sessions.length).toBeGreaterThan(20);
       // Written in the order they happened: the list, newest first by id, is newest first by time too.
-      expect(sessions.map((s) => s.start_when)).toEqual(sessions.map((s) => s.start_when).sort().reverse());
+      expect(sessions.map((s) => s.start_when)).toEqual(
+        sessions
+          .map((s) => s.start_when)
+          .sort()
+          .reverse(),
+      );
       for (const rep of ['alex', 'blake', 'casey']) {
         const id = String(member(rep).id);
         const own = sessions.filter((s) => s.member_id === id);
         const calls = (await Promise.all(own.map((s) => callsOf(api, s.dialsession_id)))).flat();
         expect(calls.length, rep).toBe(own.reduce((sum, s) => sum + s.call_count, 0));
         expect(usage[id], rep).toMatchObject({
-          sessions: own.length, calls: calls.length, connected: calls.filter((c) => c.connected === '1').length,
-          voicemail: calls.filter((c) => c.voicemail === '1').length, emails: 0,
+          sessions: own.length,
+          calls: calls.length,
+          connected: calls.filter((c) => c.connected === '1').length,
+          voicemail: calls.filter((c) => c.voicemail === '1').length,
+          emails: 0,
         });
         expect(usage[id].calls, rep).toBeGreaterThan(50);
         expect(usage[id].connected, rep).toBeGreaterThan(0);
@@ -163,10 +192,17 @@ describe('demo data', () => {
         const latest = list.reduce((a, b) => (b.start_when > a.start_when ? b : a));
         const first = list.reduce((a, b) => (b.start_when < a.start_when ? b : a));
         const record = (await api.get(`/rest/1/contacts/${contactId}`)).body.contacts.contacts[0];
-        expect(record, contactId).toMatchObject({ total_calls: String(list.length), call_result: latest.disposition, last_call_time: latest.start_when });
+        expect(record, contactId).toMatchObject({
+          total_calls: String(list.length),
+          call_result: latest.disposition,
+          last_call_time: latest.start_when,
+        });
         expect(record.date_added < first.start_when, contactId).toBe(true);
         const activities = (await api.get(`/rest/1/contacts/${contactId}/activities?days=30`)).body.contact_activities.contact_activities;
-        expect(activities.filter((a: { activity_id: string }) => Number(a.activity_id) === 13), contactId).toHaveLength(list.length);
+        expect(
+          activities.filter((a: { activity_id: string }) => Number(a.activity_id) === 13),
+          contactId,
+        ).toHaveLength(list.length);
       }
     });
   });

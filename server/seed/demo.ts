@@ -34,31 +34,49 @@ const DAY_MS = 86_400_000;
 /* Each rep's dialer demo numbers sit in an exchange of their own (demo-dialer.ts). */
 const DIALER_EXCHANGES = ['472', '473', '477'];
 
-const FIRST = ('James Mary Robert Patricia John Jennifer Michael Linda David Elizabeth William Barbara Richard Susan Joseph Jessica '
-  + 'Thomas Sarah Charles Karen Daniel Nancy Matthew Lisa Anthony Betty Mark Sandra Steven Ashley Andrew Kimberly Joshua Emily '
-  + 'Kevin Donna Brian Michelle George Carol Timothy Amanda Ryan Melissa Jacob Deborah Nicholas Laura Eric Rebecca Jonathan Sharon '
-  + 'Priya Wei Mateo Sofia Aisha Diego Yuki Omar Fatima Lucas Chloe Noah Olivia Ethan Ava Liam Mia Hiroshi Elena Kwame').split(' ');
-const LAST = ('Smith Johnson Williams Brown Jones Garcia Miller Davis Rodriguez Martinez Hernandez Lopez Gonzalez Wilson Anderson '
-  + 'Thomas Taylor Moore Jackson Martin Lee Perez Thompson White Harris Sanchez Clark Ramirez Lewis Robinson Walker Young Allen '
-  + 'King Wright Scott Torres Nguyen Hill Flores Green Adams Nelson Baker Hall Rivera Campbell Mitchell Carter Roberts Patel Kim '
-  + 'Chen Singh Murphy Cooper Reed Bailey Bell Kelly Howard Ward Cox Diaz Richardson Wood Watson Brooks Bennett Gray Nakamura').split(' ');
-const STREETS = 'Main St|Oak Ave|Maple Dr|Cedar Ln|Park Ave|Pine St|Washington Blvd|Lake Rd|Hillcrest Dr|Elm St|Sunset Blvd|River Rd'.split('|');
-const COMPANIES = ('Northwind Traders|Contoso Ltd|Fabrikam Inc|Tailspin Toys|Litware|Adventure Works|Blue Yonder Airlines|'
-  + 'Wide World Importers|Proseware|Lucerne Publishing|Alpine Ski House|Coho Winery|Margie Travel|Trey Research').split('|');
+const FIRST = (
+  'James Mary Robert Patricia John Jennifer Michael Linda David Elizabeth William Barbara Richard Susan Joseph Jessica ' +
+  'Thomas Sarah Charles Karen Daniel Nancy Matthew Lisa Anthony Betty Mark Sandra Steven Ashley Andrew Kimberly Joshua Emily ' +
+  'Kevin Donna Brian Michelle George Carol Timothy Amanda Ryan Melissa Jacob Deborah Nicholas Laura Eric Rebecca Jonathan Sharon ' +
+  'Priya Wei Mateo Sofia Aisha Diego Yuki Omar Fatima Lucas Chloe Noah Olivia Ethan Ava Liam Mia Hiroshi Elena Kwame'
+).split(' ');
+const LAST = (
+  'Smith Johnson Williams Brown Jones Garcia Miller Davis Rodriguez Martinez Hernandez Lopez Gonzalez Wilson Anderson ' +
+  'Thomas Taylor Moore Jackson Martin Lee Perez Thompson White Harris Sanchez Clark Ramirez Lewis Robinson Walker Young Allen ' +
+  'King Wright Scott Torres Nguyen Hill Flores Green Adams Nelson Baker Hall Rivera Campbell Mitchell Carter Roberts Patel Kim ' +
+  'Chen Singh Murphy Cooper Reed Bailey Bell Kelly Howard Ward Cox Diaz Richardson Wood Watson Brooks Bennett Gray Nakamura'
+).split(' ');
+const STREETS = 'Main St|Oak Ave|Maple Dr|Cedar Ln|Park Ave|Pine St|Washington Blvd|Lake Rd|Hillcrest Dr|Elm St|Sunset Blvd|River Rd'.split(
+  '|',
+);
+const COMPANIES = (
+  'Northwind Traders|Contoso Ltd|Fabrikam Inc|Tailspin Toys|Litware|Adventure Works|Blue Yonder Airlines|' +
+  'Wide World Importers|Proseware|Lucerne Publishing|Alpine Ski House|Coho Winery|Margie Travel|Trey Research'
+).split('|');
 const TAGS = ['VIP', 'Newsletter', 'Webinar 2026', 'Referral', 'Do not email'];
 const NOTES = [
-  'Asked for a call back next quarter.', 'Interested in the annual plan; send pricing.', 'Met at the trade show booth.',
-  'Prefers e-mail over phone.', 'Decision maker is the CFO; schedule a joint call.', 'Left voicemail, no answer yet.',
+  'Asked for a call back next quarter.',
+  'Interested in the annual plan; send pricing.',
+  'Met at the trade show booth.',
+  'Prefers e-mail over phone.',
+  'Decision maker is the CFO; schedule a joint call.',
+  'Left voicemail, no answer yet.',
 ];
 
 /* Area codes across six time zones, each with a city, state and ZIP prefix that belong to it. */
 const PLACES = [
-  { area: '212', city: 'New York', state: 'NY', zip: '100' }, { area: '646', city: 'New York', state: 'NY', zip: '100' },
-  { area: '617', city: 'Boston', state: 'MA', zip: '021' }, { area: '312', city: 'Chicago', state: 'IL', zip: '606' },
-  { area: '214', city: 'Dallas', state: 'TX', zip: '752' }, { area: '303', city: 'Denver', state: 'CO', zip: '802' },
-  { area: '602', city: 'Phoenix', state: 'AZ', zip: '850' }, { area: '415', city: 'San Francisco', state: 'CA', zip: '941' },
-  { area: '213', city: 'Los Angeles', state: 'CA', zip: '900' }, { area: '206', city: 'Seattle', state: 'WA', zip: '981' },
-  { area: '907', city: 'Anchorage', state: 'AK', zip: '995' }, { area: '808', city: 'Honolulu', state: 'HI', zip: '968' },
+  { area: '212', city: 'New York', state: 'NY', zip: '100' },
+  { area: '646', city: 'New York', state: 'NY', zip: '100' },
+  { area: '617', city: 'Boston', state: 'MA', zip: '021' },
+  { area: '312', city: 'Chicago', state: 'IL', zip: '606' },
+  { area: '214', city: 'Dallas', state: 'TX', zip: '752' },
+  { area: '303', city: 'Denver', state: 'CO', zip: '802' },
+  { area: '602', city: 'Phoenix', state: 'AZ', zip: '850' },
+  { area: '415', city: 'San Francisco', state: 'CA', zip: '941' },
+  { area: '213', city: 'Los Angeles', state: 'CA', zip: '900' },
+  { area: '206', city: 'Seattle', state: 'WA', zip: '981' },
+  { area: '907', city: 'Anchorage', state: 'AK', zip: '995' },
+  { area: '808', city: 'Honolulu', state: 'HI', zip: '968' },
 ];
 
 export async function seedDemo(ctx: Context): Promise<DemoLogin[]> {
@@ -66,13 +84,20 @@ export async function seedDemo(ctx: Context): Promise<DemoLogin[]> {
   // The team and its contacts exist a day before the history of calls starts: nothing is called before it is made.
   const reps = await withClockBack((HISTORY_DAYS + 1) * DAY_MS, () => seedTeamAndContacts(ctx));
   await seedCallHistory(ctx, reps, seededAtMs);
-  return [{ role: 'vendor', username: 'vendor', password: DEMO_PASSWORD }, ...TEAM.map((t) => ({ role: t.role, username: t.username, password: DEMO_PASSWORD }))];
+  return [
+    { role: 'vendor', username: 'vendor', password: DEMO_PASSWORD },
+    ...TEAM.map((t) => ({ role: t.role, username: t.username, password: DEMO_PASSWORD })),
+  ];
 }
 
 /** The organisation, its team, folders, contacts and the dialer's demo; answers each rep with the contacts it owns. */
 async function seedTeamAndContacts(ctx: Context): Promise<RepHistory[]> {
   const vendor = await createVendor(ctx, {
-    username: 'vendor', password: DEMO_PASSWORD, email: 'valerie.grant@example.com', firstName: 'Valerie', lastName: 'Grant',
+    username: 'vendor',
+    password: DEMO_PASSWORD,
+    email: 'valerie.grant@example.com',
+    firstName: 'Valerie',
+    lastName: 'Grant',
     organisation: 'Ringbook Demo Sales',
   });
   const vendorAuth = await authFor(ctx, vendor);
@@ -91,8 +116,16 @@ async function seedTeamAndContacts(ctx: Context): Promise<RepHistory[]> {
     }
     owned.set(member.id, contacts);
   }
-  const reps = await Promise.all(team.filter((t) => t.member.role === 'member').map(async (t) => ({ auth: await authFor(ctx, t.member), contacts: owned.get(t.member.id)! })));
-  await seedDialerDemo(ctx, vendorAuth, reps.map((rep, i) => ({ auth: rep.auth, exchange: DIALER_EXCHANGES[i]! })));
+  const reps = await Promise.all(
+    team
+      .filter((t) => t.member.role === 'member')
+      .map(async (t) => ({ auth: await authFor(ctx, t.member), contacts: owned.get(t.member.id)! })),
+  );
+  await seedDialerDemo(
+    ctx,
+    vendorAuth,
+    reps.map((rep, i) => ({ auth: rep.auth, exchange: DIALER_EXCHANGES[i]! })),
+  );
   return reps;
 }
 
@@ -101,11 +134,19 @@ async function authFor(ctx: Context, member: Member): Promise<AuthContext> {
 }
 
 async function createTeam(ctx: Context, vendorAuth: AuthContext) {
-  const memberBody = (t: (typeof TEAM)[number], managerId?: number) => createMemberBody.parse({
-    username: t.username, password: DEMO_PASSWORD, first_name: t.first, last_name: t.last,
-    email: `${t.first}.${t.last}@example.com`.toLowerCase(), billing_item_id: 1, billing_group_id: 'demo', subgroup_id: 'sales',
-    role: t.role, manager_id: managerId,
-  });
+  const memberBody = (t: (typeof TEAM)[number], managerId?: number) =>
+    createMemberBody.parse({
+      username: t.username,
+      password: DEMO_PASSWORD,
+      first_name: t.first,
+      last_name: t.last,
+      email: `${t.first}.${t.last}@example.com`.toLowerCase(),
+      billing_item_id: 1,
+      billing_group_id: 'demo',
+      subgroup_id: 'sales',
+      role: t.role,
+      manager_id: managerId,
+    });
   const [managerSpec, ...repSpecs] = TEAM;
   const manager = await createMember(ctx, vendorAuth, memberBody(managerSpec));
   // One after the other (not side by side) so the ids come out the same on every first start.
@@ -131,7 +172,7 @@ function phoneFor(rnd: Random, area: string, used: Set<string>): string {
     const exchange = rnd.int(200, 999);
     if (exchange % 100 === 11 || exchange === 555) continue;
     const phone = `${area}${exchange}${String(rnd.int(0, 9999)).padStart(4, '0')}`;
-    if (!used.has(phone)) return used.add(phone), phone;
+    if (!used.has(phone)) return (used.add(phone), phone);
   }
 }
 
@@ -140,7 +181,7 @@ function emailFor(rnd: Random, first: string, last: string, company: string, use
   const local = rnd.chance(0.5) ? `${first}.${last}` : `${first[0]}${last}`;
   for (let n = 0; ; n++) {
     const email = `${local}${n ? n + 1 : ''}@${domain}`.toLowerCase();
-    if (!used.has(email)) return used.add(email), email;
+    if (!used.has(email)) return (used.add(email), email);
   }
 }
 
@@ -151,12 +192,16 @@ function contactBody(rnd: Random, folderIds: number[], used: { emails: Set<strin
   const company = rnd.pick(COMPANIES);
   const tags = TAGS.filter(() => rnd.chance(0.15)).slice(0, 3);
   return createContactBody.parse({
-    first_name: first, last_name: last,
+    first_name: first,
+    last_name: last,
     email: emailFor(rnd, first, last, company, used.emails),
     phone: phoneFor(rnd, place.area, used.phones),
     phone_type: rnd.pick([3, 3, 3, 1, 2]),
-    address1: `${rnd.int(1, 9899)} ${rnd.pick(STREETS)}`, city: place.city, state: place.state,
-    zip: `${place.zip}${String(rnd.int(1, 99)).padStart(2, '0')}`, country: 'US',
+    address1: `${rnd.int(1, 9899)} ${rnd.pick(STREETS)}`,
+    city: place.city,
+    state: place.state,
+    zip: `${place.zip}${String(rnd.int(1, 99)).padStart(2, '0')}`,
+    country: 'US',
     category_id: rnd.chance(0.85) ? rnd.pick(folderIds) : undefined,
     tags,
     custom_fields: rnd.chance(0.7) ? customFields(rnd, company) : [],
@@ -180,6 +225,8 @@ function customFields(rnd: Random, company: string) {
 export async function publishedDemoLogins(db: Db): Promise<string[]> {
   const usernames = ['vendor', ...TEAM.map((t) => t.username)];
   const members = await findMembersByUsername(db, usernames);
-  const published = await Promise.all(members.map(async (m) => ((await verifyPassword(DEMO_PASSWORD, m.password_hash)) ? m.username : null)));
+  const published = await Promise.all(
+    members.map(async (m) => ((await verifyPassword(DEMO_PASSWORD, m.password_hash)) ? m.username : null)),
+  );
   return published.filter((u): u is string => u !== null);
 }

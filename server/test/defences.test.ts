@@ -19,22 +19,36 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const contactCount = async () => Number((await server.ctx.store.db.selectFrom('contacts').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+const contactCount = async () =>
+  Number(
+    (
+      await server.ctx.store.db
+        .selectFrom('contacts')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 describe('a body we cannot read', () => {
   it.each(['text/plain', 'application/xml', 'multipart/form-data; boundary=x', 'application/octet-stream'])(
-    'is refused with 415 in the envelope for %s, and nothing is created or recorded', async (type) => {
+    'is refused with 415 in the envelope for %s, and nothing is created or recorded',
+    async (type) => {
       const before = await contactCount();
       const created = await api.raw('/rest/1/contacts', { method: 'POST', headers: { 'content-type': type }, body: 'first_name=Blank' });
       expect(created.status).toBe(415);
       expect(created.body).toMatchObject({ http_status: 415, status: 'error', debug_codes: [{ code: 41501, field: 'body' }] });
       expect(await contactCount()).toBe(before);
       const id = (await api.post('/rest/1/contacts', { first_name: 'Kept' })).body.contacts.contacts.contact_user_id;
-      const updated = await api.raw(`/rest/1/contacts/${id}`, { method: 'PUT', headers: { 'content-type': type }, body: 'first_name=Changed' });
+      const updated = await api.raw(`/rest/1/contacts/${id}`, {
+        method: 'PUT',
+        headers: { 'content-type': type },
+        body: 'first_name=Changed',
+      });
       expect(updated.status).toBe(415);
       const activities = (await api.get(`/rest/1/contacts/${id}/activities?days=1`)).body.contact_activities.contact_activities;
       expect(activities.map((a: { activity: string }) => a.activity)).toEqual(['Contact created']);
-    });
+    },
+  );
 
   it('is refused with 400 when its bytes are not UTF-8, rather than stored with replacement characters', async () => {
     const body = Buffer.concat([Buffer.from('{"first_name":"Ren'), Buffer.from([0xe9]), Buffer.from('e"}')]);
@@ -46,7 +60,10 @@ describe('a body we cannot read', () => {
 
 describe('text that is not text', () => {
   it.each([
-    ['a NUL byte', 'Acme\u0000'], ['an escape', '\u001b[31mred'], ['a C1 control', 'x\u0085y'], ['a lone surrogate', 'half \ud800 a pair'],
+    ['a NUL byte', 'Acme\u0000'],
+    ['an escape', '\u001b[31mred'],
+    ['a C1 control', 'x\u0085y'],
+    ['a lone surrogate', 'half \ud800 a pair'],
   ])('refuses %s in a name with 400 naming the field, and stores nothing', async (_label, value) => {
     const folders = await server.as(server.tokenOf(team.vendor)).post('/rest/1/folders', { name: value });
     expect(folders.status).toBe(400);
@@ -74,7 +91,9 @@ function rawExchange(url: string, request: string): Promise<{ status: number; bo
     let answer = '';
     socket.on('data', (d) => (answer += d));
     socket.on('error', reject);
-    socket.on('close', () => resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1] ?? 0), body: answer.split('\r\n\r\n')[1] ?? '' }));
+    socket.on('close', () =>
+      resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1] ?? 0), body: answer.split('\r\n\r\n')[1] ?? '' }),
+    );
   });
 }
 
@@ -132,7 +151,14 @@ describe('the web app files', () => {
     const res = await fetch(`${url}/contacts`, { headers: { accept: 'text/html' } });
     expect(res.status).toBe(200);
     const csp = res.headers.get('content-security-policy') ?? '';
-    for (const directive of ["default-src 'self'", "script-src 'self'", "style-src 'self'", "frame-ancestors 'none'", "object-src 'none'", "base-uri 'none'"]) {
+    for (const directive of [
+      "default-src 'self'",
+      "script-src 'self'",
+      "style-src 'self'",
+      "frame-ancestors 'none'",
+      "object-src 'none'",
+      "base-uri 'none'",
+    ]) {
       expect(csp).toContain(directive);
     }
     expect(csp).not.toContain('unsafe-inline');

@@ -27,7 +27,11 @@ let cases = 0;
 
 /** `binary`: a success answers bytes, not the envelope (its refusals are envelopes all the same). */
 type Endpoint = {
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE'; path: () => string; body?: () => Record<string, unknown>; params?: string[]; binary?: boolean;
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  path: () => string;
+  body?: () => Record<string, unknown>;
+  params?: string[];
+  binary?: boolean;
   /** Work a success starts in the background, waited for so that it does not write behind the next request. */
   settle?: (reply: Reply) => Promise<void>;
 };
@@ -37,31 +41,97 @@ type Endpoint = {
  * until 'call', so no carrier event writes behind a request), `readySession` one not started (where 'call' is
  * refused without dialing), `call` a call made once, `recording` a voicemail recording.
  */
-const ids = { contact: 0, folder: 0, member: 0, session: 0, readySession: 0, call: 0, recording: 0, email: 0, phone: 0, tag: 0, field: 0, trashed: 0, job: 0 };
+const ids = {
+  contact: 0,
+  folder: 0,
+  member: 0,
+  session: 0,
+  readySession: 0,
+  call: 0,
+  recording: 0,
+  email: 0,
+  phone: 0,
+  tag: 0,
+  field: 0,
+  trashed: 0,
+  job: 0,
+};
 const PAGING = ['page', 'page_size'];
-const contactBody = () => ({ first_name: 'Fuzz', last_name: 'Case', email: 'fuzz@example.com', phone: '2125550100', tags: ['Fuzz'], custom_fields: [{ name: 'Company', type: 1, value: 'Acme' }], rating: 3 });
+const contactBody = () => ({
+  first_name: 'Fuzz',
+  last_name: 'Case',
+  email: 'fuzz@example.com',
+  phone: '2125550100',
+  tags: ['Fuzz'],
+  custom_fields: [{ name: 'Company', type: 1, value: 'Acme' }],
+  rating: 3,
+});
 const sessionBody = () => ({
   contacts: [{ first_name: 'Fuzz', last_name: 'Dial', phone: '2125550108', email: 'dial@example.com' }, { contact_user_id: ids.contact }],
-  callbacks: [{ callback_type: 'api_calldone', callback: 'https://hooks.example/done?secret=s' }], custom_data: { crm_id: 'fuzz' },
-  dialing_disposition_set_id: 1, answer_disposition_set_id: 2, preview_mode: 1, send_skips: 0, preset_id: 1,
+  callbacks: [{ callback_type: 'api_calldone', callback: 'https://hooks.example/done?secret=s' }],
+  custom_data: { crm_id: 'fuzz' },
+  dialing_disposition_set_id: 1,
+  answer_disposition_set_id: 2,
+  preview_mode: 1,
+  send_skips: 0,
+  preset_id: 1,
 });
-const action = (name: string, body?: () => Record<string, unknown>, target: () => number = () => ids.session): Endpoint =>
-  ({ method: 'POST', path: () => `/rest/1/dialsession/${target()}/${name}`, ...(body ? { body } : {}) });
-const memberBody = () => ({ username: 'fuzzmember', password: 'correct horse battery', first_name: 'F', email: 'f@example.com', billing_item_id: 1, billing_group_id: 'g', subgroup_id: 's' });
+const action = (name: string, body?: () => Record<string, unknown>, target: () => number = () => ids.session): Endpoint => ({
+  method: 'POST',
+  path: () => `/rest/1/dialsession/${target()}/${name}`,
+  ...(body ? { body } : {}),
+});
+const memberBody = () => ({
+  username: 'fuzzmember',
+  password: 'correct horse battery',
+  first_name: 'F',
+  email: 'f@example.com',
+  billing_item_id: 1,
+  billing_group_id: 'g',
+  subgroup_id: 's',
+});
 
 const ENDPOINTS: Endpoint[] = [
-  { method: 'GET', path: () => '/rest/1/contacts', params: [...PAGING, 'category_id', 'folder_id', 'updated_from', 'update_to', 'created_from', 'created_to', 'include_new', 'email_address', 'include_trashed', 'include_archived', 'sort_order', 'search', 'sort_by', 'tag_id'] },
+  {
+    method: 'GET',
+    path: () => '/rest/1/contacts',
+    params: [
+      ...PAGING,
+      'category_id',
+      'folder_id',
+      'updated_from',
+      'update_to',
+      'created_from',
+      'created_to',
+      'include_new',
+      'email_address',
+      'include_trashed',
+      'include_archived',
+      'sort_order',
+      'search',
+      'sort_by',
+      'tag_id',
+    ],
+  },
   { method: 'POST', path: () => '/rest/1/contacts', body: contactBody },
   { method: 'DELETE', path: () => '/rest/1/contacts', body: () => ({ contact_user_ids: [ids.contact] }), params: ['permanent'] },
   { method: 'GET', path: () => `/rest/1/contacts/${ids.contact}`, params: [...PAGING, 'sort_order'] },
-  { method: 'PUT', path: () => `/rest/1/contacts/${ids.contact}`, body: () => ({ first_name: 'Changed', category_id: ids.folder, transfer_to_user_id: ids.member }) },
+  {
+    method: 'PUT',
+    path: () => `/rest/1/contacts/${ids.contact}`,
+    body: () => ({ first_name: 'Changed', category_id: ids.folder, transfer_to_user_id: ids.member }),
+  },
   { method: 'DELETE', path: () => `/rest/1/contacts/${ids.contact}`, params: ['permanent'] },
   { method: 'GET', path: () => `/rest/1/contacts/${ids.contact}/activities`, params: [...PAGING, 'days'] },
   { method: 'GET', path: () => `/rest/1/contacts/${ids.contact}/auditlog`, params: PAGING },
   { method: 'GET', path: () => '/rest/1/members', params: [...PAGING, 'entire_team', 'user_id'] },
   { method: 'GET', path: () => `/rest/1/members/${ids.member}` },
   { method: 'POST', path: () => '/rest/1/members', body: memberBody },
-  { method: 'PUT', path: () => `/rest/1/members/${ids.member}`, body: () => ({ first_name: 'New', email_address: 'n@example.com', username: 'fuzzrenamed' }) },
+  {
+    method: 'PUT',
+    path: () => `/rest/1/members/${ids.member}`,
+    body: () => ({ first_name: 'New', email_address: 'n@example.com', username: 'fuzzrenamed' }),
+  },
   { method: 'DELETE', path: () => `/rest/1/members/${ids.member}` },
   { method: 'GET', path: () => '/rest/1/folders', params: [...PAGING, 'structure'] },
   { method: 'POST', path: () => '/rest/1/folders', body: () => ({ name: 'Fuzz folder', description: 'd', parent_id: ids.folder }) },
@@ -72,18 +142,32 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'PUT', path: () => `/rest/1/tags/${ids.tag}`, body: () => ({ title: `Renamed ${targets}` }) },
   { method: 'DELETE', path: () => `/rest/1/tags/${ids.tag}` },
   { method: 'GET', path: () => '/rest/1/customfields', params: [...PAGING, 'with_counts'] },
-  { method: 'POST', path: () => '/rest/1/customfields', body: () => ({ display_name: `Fuzz field ${targets}`, display_order: '3', type: 1 }) },
+  {
+    method: 'POST',
+    path: () => '/rest/1/customfields',
+    body: () => ({ display_name: `Fuzz field ${targets}`, display_order: '3', type: 1 }),
+  },
   { method: 'GET', path: () => `/rest/1/customfields/${ids.field}` },
-  { method: 'PUT', path: () => `/rest/1/customfields/${ids.field}`, body: () => ({ display_name: `Renamed field ${targets}`, display_order: '2', type: 1 }) },
+  {
+    method: 'PUT',
+    path: () => `/rest/1/customfields/${ids.field}`,
+    body: () => ({ display_name: `Renamed field ${targets}`, display_order: '2', type: 1 }),
+  },
   { method: 'DELETE', path: () => `/rest/1/customfields/${ids.field}` },
   ...(['emails', 'phones'] as const).flatMap((kind): Endpoint[] => {
-    const one = () => ({ ...(kind === 'emails' ? { email_address: 'more@example.com' } : { phone_number: '3125550142', type: 2, label: 'desk' }), is_primary: true });
+    const one = () => ({
+      ...(kind === 'emails' ? { email_address: 'more@example.com' } : { phone_number: '3125550142', type: 2, label: 'desk' }),
+      is_primary: true,
+    });
     const sub = () => `/rest/1/contacts/${ids.contact}/${kind}`;
     const item = () => `${sub()}/${kind === 'emails' ? ids.email : ids.phone}`;
     return [
-      { method: 'GET', path: sub, params: PAGING }, { method: 'POST', path: sub, body: one },
+      { method: 'GET', path: sub, params: PAGING },
+      { method: 'POST', path: sub, body: one },
       { method: 'PUT', path: sub, body: () => ({ [kind]: [one()] }) },
-      { method: 'GET', path: item }, { method: 'PUT', path: item, body: one }, { method: 'DELETE', path: item },
+      { method: 'GET', path: item },
+      { method: 'PUT', path: item, body: one },
+      { method: 'DELETE', path: item },
     ];
   }),
   { method: 'GET', path: () => `/rest/1/contacts/${ids.contact}/tags`, params: PAGING },
@@ -98,7 +182,9 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'DELETE', path: () => `/rest/1/contacts/${ids.contact}/customfields/${ids.field}` },
   { method: 'POST', path: () => `/rest/1/contacts/${ids.trashed}/restore` },
   {
-    method: 'POST', path: () => '/rest/1/bulkjobs', body: () => ({ action: 'add_tag', contact_user_ids: [ids.contact], tag: 'Bulk fuzz' }),
+    method: 'POST',
+    path: () => '/rest/1/bulkjobs',
+    body: () => ({ action: 'add_tag', contact_user_ids: [ids.contact], tag: 'Bulk fuzz' }),
     settle: (reply) => jobDone(reply.body.job.bulk_job_id),
   },
   { method: 'GET', path: () => `/rest/1/bulkjobs/${ids.job}` },
@@ -107,8 +193,15 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'GET', path: () => '/rest/1/dialsession', params: [...PAGING, 'date_start', 'date_end'] },
   { method: 'GET', path: () => `/rest/1/dialsession/${ids.session}`, params: [...PAGING, 'include_recording', 'include_transcript'] },
   { method: 'GET', path: () => `/rest/1/dialsession/${ids.session}/live` },
-  action('start'), action('skip'), action('hangup'), action('end'),
-  action('call', () => ({ phone: '2125550108' }), () => ids.readySession),
+  action('start'),
+  action('skip'),
+  action('hangup'),
+  action('end'),
+  action(
+    'call',
+    () => ({ phone: '2125550108' }),
+    () => ids.readySession,
+  ),
   action('disposition', () => ({ disposition_id: 6 })),
   action('voicemail', () => ({ recording_id: ids.recording })),
   action('note', () => ({ note: 'Fuzz note' })),
@@ -117,8 +210,20 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'GET', path: () => '/rest/1/dialsession/usage', params: ['date_start', 'date_end'] },
   { method: 'GET', path: () => '/rest/1/dialsession/settings' },
   {
-    method: 'PUT', path: () => '/rest/1/dialsession/settings',
-    body: () => ({ dialsecs: 45, ringing: 1, emails: 0, busy: 1, interested: null, calltime_min: '0900', calltime_max: '2000', connectme_preset: '2125550100', send_skips: 1, callback_secret: 'rotate' }),
+    method: 'PUT',
+    path: () => '/rest/1/dialsession/settings',
+    body: () => ({
+      dialsecs: 45,
+      ringing: 1,
+      emails: 0,
+      busy: 1,
+      interested: null,
+      calltime_min: '0900',
+      calltime_max: '2000',
+      connectme_preset: '2125550100',
+      send_skips: 1,
+      callback_secret: 'rotate',
+    }),
   },
   { method: 'GET', path: () => '/rest/1/content', params: ['type', 'list'] },
   { method: 'GET', path: () => '/rest/1/voicemails' },
@@ -130,7 +235,29 @@ const ENDPOINTS: Endpoint[] = [
 
 /** Values a client might send by mistake or on purpose. */
 const junk: fc.Arbitrary<unknown> = fc.oneof(
-  fc.constantFrom('', ' ', '0', '-1', '1.5', '1e309', '9'.repeat(30), 'null', '[]', '\u0000', 'a\ud800b', '\u001b[2J', '%ZZ', 'ß'.repeat(300), "' OR 1=1 --", null, true, [], {}, [null], { a: { b: [1] } }),
+  fc.constantFrom(
+    '',
+    ' ',
+    '0',
+    '-1',
+    '1.5',
+    '1e309',
+    '9'.repeat(30),
+    'null',
+    '[]',
+    '\u0000',
+    'a\ud800b',
+    '\u001b[2J',
+    '%ZZ',
+    'ß'.repeat(300),
+    "' OR 1=1 --",
+    null,
+    true,
+    [],
+    {},
+    [null],
+    { a: { b: [1] } },
+  ),
   fc.jsonValue({ maxDepth: 3 }),
   fc.string({ unit: 'binary', maxLength: 40 }),
   fc.integer(),
@@ -144,12 +271,18 @@ const bodyFor = (endpoint: Endpoint) => {
   return fc.oneof(
     junk,
     keys.length ? fc.tuple(fc.constantFrom(...keys), junk).map(([key, value]) => ({ ...valid, [key]: value })) : junk,
-    fc.dictionary(fc.oneof(fc.constantFrom(...keys, 'contacts', 'x'), fc.string({ maxLength: 8 })), junk, { maxKeys: 4 }).map((extra) => ({ ...valid, ...extra })),
+    fc
+      .dictionary(fc.oneof(fc.constantFrom(...keys, 'contacts', 'x'), fc.string({ maxLength: 8 })), junk, { maxKeys: 4 })
+      .map((extra) => ({ ...valid, ...extra })),
   );
 };
 
 const queryFor = (endpoint: Endpoint) =>
-  fc.dictionary(fc.constantFrom(...(endpoint.params?.length ? endpoint.params : ['page'])), fc.oneof(junk.map(String), fc.string({ maxLength: 20 })), { maxKeys: 4 });
+  fc.dictionary(
+    fc.constantFrom(...(endpoint.params?.length ? endpoint.params : ['page'])),
+    fc.oneof(junk.map(String), fc.string({ maxLength: 20 })),
+    { maxKeys: 4 },
+  );
 
 const dataVersion = () => watcher.pragma('data_version', { simple: true }) as number;
 const ZOD_WORDS = /expected|received|Invalid input|Too (big|small)|Invalid (string|option|element|type)|NaN|Infinity/;
@@ -169,11 +302,16 @@ function checkEnvelope(reply: Reply, binary = false) {
 async function send(endpoint: Endpoint, query: Record<string, unknown>, body: unknown, asForm: boolean): Promise<void> {
   const path = `${endpoint.path()}${Object.keys(query).length ? `?${qs.stringify(query)}` : ''}`;
   const before = dataVersion();
-  const reply = endpoint.method === 'GET'
-    ? await api.get(path)
-    : asForm && body !== null && typeof body === 'object'
-      ? await api.form(endpoint.method, path, qs.stringify(body))
-      : await api.raw(path, { method: endpoint.method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) ?? 'null' });
+  const reply =
+    endpoint.method === 'GET'
+      ? await api.get(path)
+      : asForm && body !== null && typeof body === 'object'
+        ? await api.form(endpoint.method, path, qs.stringify(body))
+        : await api.raw(path, {
+            method: endpoint.method,
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify(body) ?? 'null',
+          });
   cases++;
   if (reply.status < 300) await endpoint.settle?.(reply);
   checkEnvelope(reply, endpoint.binary);
@@ -185,12 +323,18 @@ let targets = 0;
 async function refreshTargets() {
   targets++;
   const vendor = caller(server.url, { authorization: `Bearer ${server.tokenOf(team.vendor)}` });
-  ids.contact = Number((await vendor.post('/rest/1/contacts', { first_name: 'Target', allow_duplicates: 1 })).body.contacts.contacts.contact_user_id);
+  ids.contact = Number(
+    (await vendor.post('/rest/1/contacts', { first_name: 'Target', allow_duplicates: 1 })).body.contacts.contacts.contact_user_id,
+  );
   ids.folder = Number((await vendor.post('/rest/1/folders', { name: `Target ${targets}` })).body.folders['0'].folder_id);
   const member = await vendor.post('/rest/1/members', { ...memberBody(), username: `fuzztarget${targets}` });
   ids.member = Number(member.body.members.members.user_id);
   const session = async (preview: boolean) => {
-    const reply = await vendor.post('/rest/1/dialsession', { contacts: [{ contact_user_id: ids.contact }], preview_mode: preview ? 1 : 0, custom_data: { targets } });
+    const reply = await vendor.post('/rest/1/dialsession', {
+      contacts: [{ contact_user_id: ids.contact }],
+      preview_mode: preview ? 1 : 0,
+      custom_data: { targets },
+    });
     return Number(reply.body.dialsessions.dialsession_id);
   };
   ids.session = await session(true);
@@ -202,13 +346,24 @@ async function refreshTargets() {
 /** A contact with one of each detail, a trashed contact, a catalogue tag and field, and a finished bulk job. */
 async function detailTargets(vendor: Caller) {
   const created = await vendor.post('/rest/1/contacts', {
-    first_name: 'Details', email: `details${targets}@example.com`, phone: `31255501${String(targets % 100).padStart(2, '0')}`, tags: [`Tagged ${targets}`],
-    custom_fields: [{ name: `Field ${targets}`, type: 1, value: 'x' }], allow_duplicates: 1,
+    first_name: 'Details',
+    email: `details${targets}@example.com`,
+    phone: `31255501${String(targets % 100).padStart(2, '0')}`,
+    tags: [`Tagged ${targets}`],
+    custom_fields: [{ name: `Field ${targets}`, type: 1, value: 'x' }],
+    allow_duplicates: 1,
   });
   ids.contact = Number(created.body.contacts.contacts.contact_user_id);
   const record = (await vendor.get(`/rest/1/contacts/${ids.contact}`)).body.contacts.contacts[0];
-  [ids.email, ids.phone, ids.tag, ids.field] = [record.emails[0].id, record.phones[0].id, record.tags[0].id, Number(record.custom_fields[0].custom_field_id)];
-  ids.trashed = Number((await vendor.post('/rest/1/contacts', { first_name: 'Trashed', allow_duplicates: 1 })).body.contacts.contacts.contact_user_id);
+  [ids.email, ids.phone, ids.tag, ids.field] = [
+    record.emails[0].id,
+    record.phones[0].id,
+    record.tags[0].id,
+    Number(record.custom_fields[0].custom_field_id),
+  ];
+  ids.trashed = Number(
+    (await vendor.post('/rest/1/contacts', { first_name: 'Trashed', allow_duplicates: 1 })).body.contacts.contacts.contact_user_id,
+  );
   await vendor.delete(`/rest/1/contacts/${ids.trashed}`);
   const job = await vendor.post('/rest/1/bulkjobs', { action: 'trash', contact_user_ids: [ids.trashed] });
   ids.job = Number(job.body.job.bulk_job_id);
@@ -240,9 +395,20 @@ beforeAll(async () => {
   ({ server, team } = await serverWithTeam({ CARRIER_TIME_SCALE: '0.02', CALLBACK_ALLOWED_HOSTS: 'hooks.example' }));
   api = caller(server.url, { authorization: `Bearer ${server.tokenOf(team.vendor)}` });
   watcher = new SQLite(sqlitePath(server.ctx.config.databaseUrl), { readonly: true });
-  ids.recording = await server.ctx.store.write(async (tx) => (await insertVoicemail(tx, {
-    org_id: team.vendor.org_id, member_id: null, name: 'Fuzz recording', content_type: 'audio/wav', audio: demoRecording(0, 1), duration_ms: 1000, created_at: now(),
-  })).id);
+  ids.recording = await server.ctx.store.write(
+    async (tx) =>
+      (
+        await insertVoicemail(tx, {
+          org_id: team.vendor.org_id,
+          member_id: null,
+          name: 'Fuzz recording',
+          content_type: 'audio/wav',
+          audio: demoRecording(0, 1),
+          duration_ms: 1000,
+          created_at: now(),
+        })
+      ).id,
+  );
   await makeCall(api);
   await refreshTargets();
 });
@@ -253,12 +419,16 @@ afterAll(async () => {
   await server?.close();
 });
 
-it.each(ENDPOINTS.map((e) => [`${e.method} ${e.path().replace(/(?<!rest)\/\d+/g, '/{id}')}`, e] as const))('%s: generated input', async (_name, endpoint) => {
-  await refreshTargets();
-  await fc.assert(
-    fc.asyncProperty(queryFor(endpoint), bodyFor(endpoint), fc.boolean(), async (query, body, asForm) => {
-      await send(endpoint, query, endpoint.method === 'GET' ? undefined : body, asForm);
-    }),
-    { seed: SEED, numRuns: RUNS, endOnFailure: true },
-  );
-}, 120_000);
+it.each(ENDPOINTS.map((e) => [`${e.method} ${e.path().replace(/(?<!rest)\/\d+/g, '/{id}')}`, e] as const))(
+  '%s: generated input',
+  async (_name, endpoint) => {
+    await refreshTargets();
+    await fc.assert(
+      fc.asyncProperty(queryFor(endpoint), bodyFor(endpoint), fc.boolean(), async (query, body, asForm) => {
+        await send(endpoint, query, endpoint.method === 'GET' ? undefined : body, asForm);
+      }),
+      { seed: SEED, numRuns: RUNS, endOnFailure: true },
+    );
+  },
+  120_000,
+);

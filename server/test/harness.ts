@@ -61,7 +61,10 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
 /** Any 5xx fails the test that caused it: a 500 is always a bug. */
 export function caller(url: string, headers: Record<string, string>): Caller {
   const send = async (p: string, init: RequestInit): Promise<Reply> => {
-    const res = await fetch(url + p, { ...init, headers: { accept: 'application/json', ...headers, ...(init.headers as Record<string, string>) } });
+    const res = await fetch(url + p, {
+      ...init,
+      headers: { accept: 'application/json', ...headers, ...(init.headers as Record<string, string>) },
+    });
     const text = await res.text();
     let body: unknown = undefined;
     try {
@@ -85,7 +88,11 @@ export function caller(url: string, headers: Record<string, string>): Caller {
 }
 
 export type Team = {
-  vendor: Member; manager: Member; rep: Member; teammate: Member; outsider: Member;
+  vendor: Member;
+  manager: Member;
+  rep: Member;
+  teammate: Member;
+  outsider: Member;
   /** A vendor of another organisation. */
   otherVendor: Member;
 };
@@ -106,16 +113,30 @@ export async function seedTeam(server: TestServer): Promise<Team> {
   const api = server.as(server.tokenOf(vendor));
   const create = async (first: string, role: string, managerId?: number) => {
     const reply = await api.post('/rest/1/members', {
-      username: unique(first.toLowerCase()), password, first_name: first, last_name: 'Test', email: `${first.toLowerCase()}@example.com`,
-      billing_item_id: 1, billing_group_id: 'g', subgroup_id: 's', role, manager_id: managerId,
+      username: unique(first.toLowerCase()),
+      password,
+      first_name: first,
+      last_name: 'Test',
+      email: `${first.toLowerCase()}@example.com`,
+      billing_item_id: 1,
+      billing_group_id: 'g',
+      subgroup_id: 's',
+      role,
+      manager_id: managerId,
     });
     if (reply.status !== 201) throw new Error(`seedTeam: ${reply.text}`);
-    const member = await server.ctx.store.db.selectFrom('members').selectAll().where('id', '=', Number(reply.body.members.members.user_id)).executeTakeFirstOrThrow();
+    const member = await server.ctx.store.db
+      .selectFrom('members')
+      .selectAll()
+      .where('id', '=', Number(reply.body.members.members.user_id))
+      .executeTakeFirstOrThrow();
     return member;
   };
   const manager = await create('Mona', 'manager');
   const [rep, teammate, outsider] = await Promise.all([
-    create('Rick', 'member', manager.id), create('Tess', 'member', manager.id), create('Owen', 'member'),
+    create('Rick', 'member', manager.id),
+    create('Tess', 'member', manager.id),
+    create('Owen', 'member'),
   ]);
   return { vendor, manager, rep, teammate, outsider, otherVendor };
 }
@@ -123,7 +144,9 @@ export async function seedTeam(server: TestServer): Promise<Team> {
 export const TEST_PASSWORD = 'correct horse battery';
 
 /** What most HTTP test files start from: a fresh server, the seeded team, and a caller per member. */
-export async function serverWithTeam(env: Record<string, string> = {}): Promise<{ server: TestServer; team: Team; api: (member: Member) => Caller }> {
+export async function serverWithTeam(
+  env: Record<string, string> = {},
+): Promise<{ server: TestServer; team: Team; api: (member: Member) => Caller }> {
   const server = await startServer(env);
   const team = await seedTeam(server);
   return { server, team, api: (member) => server.as(server.tokenOf(member)) };

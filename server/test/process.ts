@@ -36,7 +36,10 @@ export function storeFolder(): StoreFolder {
 export async function vendorIn(folder: StoreFolder, username: string, password: string): Promise<Member> {
   const store = await openStore(folder.databaseUrl);
   try {
-    return await createVendor({ store, secretKey: Buffer.from(folder.secretKey, 'utf8') }, { username, password, email: `${username}@example.com` });
+    return await createVendor(
+      { store, secretKey: Buffer.from(folder.secretKey, 'utf8') },
+      { username, password, email: `${username}@example.com` },
+    );
   } finally {
     await store.close();
   }
@@ -55,8 +58,14 @@ export async function startServerProcess(folder: StoreFolder, env: Record<string
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
     detached: true,
     env: {
-      ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: folder.databaseUrl, SECRET_KEY: folder.secretKey,
-      DEMO_DATA: '0', LOG_LEVEL: 'warn', ...env,
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: folder.databaseUrl,
+      SECRET_KEY: folder.secretKey,
+      DEMO_DATA: '0',
+      LOG_LEVEL: 'warn',
+      ...env,
     },
   });
   let output = '';

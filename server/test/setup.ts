@@ -7,7 +7,10 @@ vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => {
 });
 afterEach(() => {
   if (errors.length) {
-    const seen = errors.splice(0).map((a) => a.map(String).join(' ')).join('\n');
+    const seen = errors
+      .splice(0)
+      .map((a) => a.map(String).join(' '))
+      .join('\n');
     throw new Error(`console.error was called:\n${seen}`);
   }
 });

@@ -26,7 +26,12 @@ export async function openStream(url: string, headers: Record<string, string>): 
         for (let end = buffer.indexOf('\n\n'); end !== -1; end = buffer.indexOf('\n\n')) {
           const block = buffer.slice(0, end);
           buffer = buffer.slice(end + 2);
-          const field = (name: string) => block.split('\n').filter((l) => l.startsWith(`${name}:`)).map((l) => l.slice(name.length + 1).trim()).join('\n');
+          const field = (name: string) =>
+            block
+              .split('\n')
+              .filter((l) => l.startsWith(`${name}:`))
+              .map((l) => l.slice(name.length + 1).trim())
+              .join('\n');
           if (!field('data')) continue;
           events.push({ id: field('id'), event: field('event') || 'message', data: JSON.parse(field('data')) });
           for (const wake of waiters) wake();
@@ -48,7 +53,9 @@ export async function openStream(url: string, headers: Record<string, string>): 
         };
         const timer = setTimeout(() => {
           cleanup();
-          reject(new Error(`No matching event in ${timeoutMs} ms; got: ${events.map((e) => `${e.event} ${JSON.stringify(e.data)}`).join(', ')}`));
+          reject(
+            new Error(`No matching event in ${timeoutMs} ms; got: ${events.map((e) => `${e.event} ${JSON.stringify(e.data)}`).join(', ')}`),
+          );
         }, timeoutMs);
         const cleanup = () => {
           clearTimeout(timer);

@@ -55,8 +55,7 @@ export const isFinished = (job: Pick<BulkJobRecord, 'status'>) => job.status ===
 export const bulkJobQueryOptions = (id: string) =>
   queryOptions({
     queryKey: bulkJobKeys.job(id),
-    queryFn: async ({ signal }) =>
-      (await apiRequest<JobResponse>(`/rest/1/bulkjobs/${encodeURIComponent(id)}`, { signal })).job,
+    queryFn: async ({ signal }) => (await apiRequest<JobResponse>(`/rest/1/bulkjobs/${encodeURIComponent(id)}`, { signal })).job,
     refetchInterval: (query) => (query.state.data && isFinished(query.state.data) ? false : 500),
     refetchIntervalInBackground: true,
     staleTime: 0,

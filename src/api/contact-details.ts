@@ -145,10 +145,23 @@ export function useCustomValue(id: string) {
 const HISTORY_PAGE = 25;
 type HistoryPage<T> = { items: T[]; page: number; totalPages: number; total: number };
 
-async function historyPage<T>(path: string, page: number, signal: AbortSignal, extra: Record<string, number> = {}): Promise<HistoryPage<T>> {
-  const body = await apiRequest<ListEnvelope<'contact_activities', T>>(path, { signal, query: { ...extra, page, page_size: HISTORY_PAGE } });
+async function historyPage<T>(
+  path: string,
+  page: number,
+  signal: AbortSignal,
+  extra: Record<string, number> = {},
+): Promise<HistoryPage<T>> {
+  const body = await apiRequest<ListEnvelope<'contact_activities', T>>(path, {
+    signal,
+    query: { ...extra, page, page_size: HISTORY_PAGE },
+  });
   const list = body.contact_activities;
-  return { items: list.contact_activities, page: Number(list.page), totalPages: Number(list.total_pages), total: Number(list.total_results) };
+  return {
+    items: list.contact_activities,
+    page: Number(list.page),
+    totalPages: Number(list.total_pages),
+    total: Number(list.total_results),
+  };
 }
 
 const nextPage = <T>(last: HistoryPage<T>) => (last.page < last.totalPages ? last.page + 1 : undefined);

@@ -78,7 +78,11 @@ export async function fetchVersioned(id: string, signal?: AbortSignal): Promise<
  * that version, else a 409 (isStaleVersion) and nothing is saved. Answers the record as saved, with its new ETag.
  */
 export async function putVersioned(id: string, body: ContactWriteBody, etag?: string | null): Promise<VersionedContact> {
-  const { data, response } = await apiFetch<ContactsResponse>(contactPath(id), { method: 'PUT', body, headers: etag ? { 'If-Match': etag } : undefined });
+  const { data, response } = await apiFetch<ContactsResponse>(contactPath(id), {
+    method: 'PUT',
+    body,
+    headers: etag ? { 'If-Match': etag } : undefined,
+  });
   return versionedOf(data, response);
 }
 
@@ -106,13 +110,14 @@ export const contactMatchesQueryOptions = (email: string, phone: string) =>
     staleTime: 0,
   });
 
-
 /**
  * Reads again what a change to contacts can alter: the contacts themselves, and the counts of contacts that folders,
  * tags and members show. (The keys live in query-keys.ts, so this module needs none of the others.)
  */
 export function refreshContactsAndCounts(queryClient: QueryClient) {
-  return Promise.all([contactKeys.all, folderKeys.all, tagKeys.all, memberKeys.all].map((queryKey) => queryClient.invalidateQueries({ queryKey })));
+  return Promise.all(
+    [contactKeys.all, folderKeys.all, tagKeys.all, memberKeys.all].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
+  );
 }
 
 function useInvalidateContacts() {
@@ -178,7 +183,11 @@ export function useDeleteContacts() {
       }
       for (let start = 0; start < ids.length; start += DELETE_CHUNK) {
         const chunk = ids.slice(start, start + DELETE_CHUNK);
-        await apiRequest<void>('/rest/1/contacts', { method: 'DELETE', query: { permanent }, body: { contact_user_ids: chunk.map(Number) } });
+        await apiRequest<void>('/rest/1/contacts', {
+          method: 'DELETE',
+          query: { permanent },
+          body: { contact_user_ids: chunk.map(Number) },
+        });
         onProgress?.(start + chunk.length);
       }
     },

@@ -78,7 +78,8 @@ export const useCreateField = () =>
 
 export const useUpdateField = () =>
   useFieldMutation(({ id, ...body }: { id: string; display_name?: string; display_order?: number }) =>
-    apiRequest<unknown>(`/rest/1/customfields/${encodeURIComponent(id)}`, { method: 'PUT', body }));
+    apiRequest<unknown>(`/rest/1/customfields/${encodeURIComponent(id)}`, { method: 'PUT', body }),
+  );
 
 /** Writes new display orders one field at a time (the API changes one definition per request). */
 export const useReorderFields = () =>

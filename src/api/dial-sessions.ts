@@ -86,9 +86,8 @@ export type CreatedDialSession = {
 type Envelope<K extends string, T> = { http_status: number; status: 'success' } & Record<K, T>;
 
 export function bodyFor(target: DialTarget, preview: boolean): DialSessionBody {
-  const scope = target.kind === 'selected'
-    ? { contacts: target.ids.map((id) => ({ contact_user_id: id })) }
-    : { contact_filter: target.filter };
+  const scope =
+    target.kind === 'selected' ? { contacts: target.ids.map((id) => ({ contact_user_id: id })) } : { contact_filter: target.filter };
   return { ...scope, preview_mode: preview ? 1 : 0 };
 }
 

@@ -46,7 +46,10 @@ export const folderTreeQueryOptions = () =>
   queryOptions({
     queryKey: folderKeys.tree(),
     queryFn: async ({ signal }): Promise<FolderTree> => {
-      const body = await apiRequest<FoldersResponse>('/rest/1/folders', { signal, query: { structure: 1, with_counts: 1, page_size: 500 } });
+      const body = await apiRequest<FoldersResponse>('/rest/1/folders', {
+        signal,
+        query: { structure: 1, with_counts: 1, page_size: 500 },
+      });
       return {
         folders: itemsByPosition<FolderWire>(body.folders).map((f) => toFolder(f, null)),
         unfiledCount: Number(body.folders.unfiled_count ?? 0),
@@ -71,7 +74,10 @@ function useFolderMutation<V>(request: (vars: V) => Promise<unknown>) {
   return useMutation({
     mutationFn: request,
     onSuccess: () =>
-      Promise.all([queryClient.invalidateQueries({ queryKey: folderKeys.all }), queryClient.invalidateQueries({ queryKey: contactKeys.all })]),
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: folderKeys.all }),
+        queryClient.invalidateQueries({ queryKey: contactKeys.all }),
+      ]),
   });
 }
 
@@ -80,9 +86,11 @@ export const useCreateFolder = () =>
 
 export const useUpdateFolder = () =>
   useFolderMutation(({ id, ...body }: FolderBody & { id: string }) =>
-    apiRequest<unknown>(`/rest/1/folders/${encodeURIComponent(id)}`, { method: 'PUT', body }));
+    apiRequest<unknown>(`/rest/1/folders/${encodeURIComponent(id)}`, { method: 'PUT', body }),
+  );
 
 /** Deletes a folder and its sub-folders; their contacts move to `moveTo` (null: no folder). */
 export const useDeleteFolder = () =>
   useFolderMutation(({ id, moveTo }: { id: string; moveTo: string | null }) =>
-    apiRequest<void>(`/rest/1/folders/${encodeURIComponent(id)}`, { method: 'DELETE', query: { move_folder_id: moveTo ?? undefined } }));
+    apiRequest<void>(`/rest/1/folders/${encodeURIComponent(id)}`, { method: 'DELETE', query: { move_folder_id: moveTo ?? undefined } }),
+  );

@@ -48,7 +48,10 @@ function useMemberMutation<V>(request: (vars: V) => Promise<unknown>) {
   return useMutation({
     mutationFn: request,
     onSuccess: () =>
-      Promise.all([queryClient.invalidateQueries({ queryKey: memberKeys.all }), queryClient.invalidateQueries({ queryKey: contactKeys.all })]),
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: memberKeys.all }),
+        queryClient.invalidateQueries({ queryKey: contactKeys.all }),
+      ]),
   });
 }
 
@@ -57,9 +60,14 @@ export const useCreateMember = () =>
 
 export const useUpdateMember = () =>
   useMemberMutation(({ id, ...body }: MemberUpdate & { id: string }) =>
-    apiRequest<unknown>(`/rest/1/members/${encodeURIComponent(id)}`, { method: 'PUT', body }));
+    apiRequest<unknown>(`/rest/1/members/${encodeURIComponent(id)}`, { method: 'PUT', body }),
+  );
 
 /** Deletes a member; its contacts go to `moveContactsTo` (default: the member above it), its team to the member above. */
 export const useDeleteMember = () =>
   useMemberMutation(({ id, moveContactsTo }: { id: string; moveContactsTo: string | null }) =>
-    apiRequest<void>(`/rest/1/members/${encodeURIComponent(id)}`, { method: 'DELETE', query: { move_contacts_to: moveContactsTo ?? undefined } }));
+    apiRequest<void>(`/rest/1/members/${encodeURIComponent(id)}`, {
+      method: 'DELETE',
+      query: { move_contacts_to: moveContactsTo ?? undefined },
+    }),
+  );

@@ -17,7 +17,10 @@ const MAX_PAGES = 20;
 async function allTags<T extends ContactTagRecord>(signal: AbortSignal, withCounts: boolean): Promise<T[]> {
   const tags: T[] = [];
   for (let page = 1; page <= MAX_PAGES; page++) {
-    const body = await apiRequest<TagsResponse<T>>('/rest/1/tags', { signal, query: { page_size: PAGE_SIZE, page, with_counts: withCounts || undefined } });
+    const body = await apiRequest<TagsResponse<T>>('/rest/1/tags', {
+      signal,
+      query: { page_size: PAGE_SIZE, page, with_counts: withCounts || undefined },
+    });
     tags.push(...(body.tags.tags ?? []));
     if (page >= body.tags.total_pages) break;
   }
@@ -56,7 +59,9 @@ export const useCreateTag = () =>
   useTagMutation(async (title: string) => (await apiRequest<WrittenResponse>('/rest/1/tags', { method: 'POST', body: { title } })).tag);
 
 export const useRenameTag = () =>
-  useTagMutation(async ({ id, title }: { id: number; title: string }) =>
-    (await apiRequest<WrittenResponse>(`/rest/1/tags/${id}`, { method: 'PUT', body: { title } })).tag);
+  useTagMutation(
+    async ({ id, title }: { id: number; title: string }) =>
+      (await apiRequest<WrittenResponse>(`/rest/1/tags/${id}`, { method: 'PUT', body: { title } })).tag,
+  );
 
 export const useDeleteTag = () => useTagMutation((id: number) => apiRequest<void>(`/rest/1/tags/${id}`, { method: 'DELETE' }));

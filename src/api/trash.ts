@@ -82,7 +82,11 @@ export function useDeleteForever(onProgress: (done: number) => void) {
       try {
         for (let i = 0; i < ids.length; i += 1000) {
           const chunk = ids.slice(i, i + 1000);
-          await apiRequest<void>('/rest/1/contacts', { method: 'DELETE', query: { permanent: 1 }, body: { contact_user_ids: chunk.map(Number) } });
+          await apiRequest<void>('/rest/1/contacts', {
+            method: 'DELETE',
+            query: { permanent: 1 },
+            body: { contact_user_ids: chunk.map(Number) },
+          });
           done += chunk.length;
           onProgress(done);
         }

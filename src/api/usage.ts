@@ -31,7 +31,10 @@ export const usageKeys = {
 };
 
 const numbersOf = (meta: PageMeta): PageMeta => ({
-  page: Number(meta.page), page_size: Number(meta.page_size), total_results: Number(meta.total_results), total_pages: Number(meta.total_pages),
+  page: Number(meta.page),
+  page_size: Number(meta.page_size),
+  total_results: Number(meta.total_results),
+  total_pages: Number(meta.total_pages),
 });
 
 /** GET /rest/1/clock (extension): the server's today, which may differ from the browser's. */
@@ -55,7 +58,8 @@ export const usageQueryOptions = (range: DayRange) =>
     queryKey: usageKeys.figures(range),
     queryFn: async ({ signal }) => {
       const body = await apiRequest<Envelope<'usage', Record<string, unknown>>>('/rest/1/dialsession/usage', {
-        signal, query: { date_start: range.start, date_end: range.end },
+        signal,
+        query: { date_start: range.start, date_end: range.end },
       });
       const figures = new Map<string, UsageRecord>();
       for (const [key, value] of Object.entries(body.usage)) if (/^\d+$/.test(key)) figures.set(key, value as UsageRecord);
@@ -71,7 +75,8 @@ export const sessionsQueryOptions = (range: DayRange, page: number) =>
     queryKey: usageKeys.sessions(range, page),
     queryFn: async ({ signal }): Promise<SessionPage> => {
       const body = await apiRequest<Envelope<'dialsessions', PageMeta & { dialsessions: DialSessionRecord[] }>>('/rest/1/dialsession', {
-        signal, query: { date_start: range.start, date_end: range.end, page, page_size: SESSION_PAGE_SIZE },
+        signal,
+        query: { date_start: range.start, date_end: range.end, page, page_size: SESSION_PAGE_SIZE },
       });
       return { ...numbersOf(body.dialsessions), sessions: body.dialsessions.dialsessions ?? [] };
     },
@@ -85,7 +90,8 @@ export const sessionCallsQueryOptions = (sessionId: string, page: number) =>
     queryKey: usageKeys.calls(sessionId, page),
     queryFn: async ({ signal }): Promise<CallPage> => {
       const body = await apiRequest<Envelope<'dialsessions', PageMeta & { dialsessions: DialSessionRecord }>>(
-        `/rest/1/dialsession/${encodeURIComponent(sessionId)}`, { signal, query: { page, page_size: CALL_PAGE_SIZE } },
+        `/rest/1/dialsession/${encodeURIComponent(sessionId)}`,
+        { signal, query: { page, page_size: CALL_PAGE_SIZE } },
       );
       return { ...numbersOf(body.dialsessions), calls: body.dialsessions.dialsessions.calls ?? [] };
     },

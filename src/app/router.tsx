@@ -23,7 +23,10 @@ export function createAppRouter() {
         { path: 'contacts/:id', lazy: async () => ({ Component: (await import('./routes/contact')).ContactRoute }) },
         { path: 'trash', lazy: async () => ({ Component: (await import('./routes/trash')).TrashRoute }) },
         { path: 'admin/tags', lazy: async () => ({ Component: (await import('./routes/admin-tags')).AdminTagsRoute }) },
-        { path: 'admin/custom-fields', lazy: async () => ({ Component: (await import('./routes/admin-custom-fields')).AdminCustomFieldsRoute }) },
+        {
+          path: 'admin/custom-fields',
+          lazy: async () => ({ Component: (await import('./routes/admin-custom-fields')).AdminCustomFieldsRoute }),
+        },
         { path: 'admin/members', lazy: async () => ({ Component: (await import('./routes/admin-members')).AdminMembersRoute }) },
         { path: 'dialer/:id', lazy: async () => ({ Component: (await import('./routes/dialer')).DialerRoute }) },
         { path: 'usage', lazy: async () => ({ Component: (await import('./routes/usage')).UsageRoute }) },

@@ -40,7 +40,10 @@ export function formatPhone(value: string | null | undefined): string {
 }
 
 export function fullName(first: string | null | undefined, last: string | null | undefined): string {
-  return [first, last].map((s) => (s ?? '').trim()).filter(Boolean).join(' ');
+  return [first, last]
+    .map((s) => (s ?? '').trim())
+    .filter(Boolean)
+    .join(' ');
 }
 
 export function formatCount(n: number, one: string, many: string): string {

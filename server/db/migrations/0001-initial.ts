@@ -15,7 +15,10 @@ function table(db: Db, name: string) {
 }
 
 export async function up(db: Db): Promise<void> {
-  await table(db, 'organisations').addColumn('name', 'text', (c) => c.notNull()).addColumn('created_at', 'text', (c) => c.notNull()).execute();
+  await table(db, 'organisations')
+    .addColumn('name', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .execute();
 
   let members = table(db, 'members')
     .addColumn('org_id', 'integer', (c) => c.notNull().references('organisations.id'))
@@ -87,9 +90,28 @@ async function createContacts(db: Db) {
     .addColumn('folder_id', 'integer', (c) => c.references('folders.id'))
     .addColumn('source_id', 'integer');
   for (const name of [
-    'first_name', 'last_name', 'email', 'phone', 'original_ip', 'unique_id', 'ad_code', 'language', 'region',
-    'time_zone', 'location_name', 'latitude', 'longitude', 'raw_zip', 'raw_phone', 'gender', 'site_id', 'lead_id',
-    'token', 'return_lead_token', 'order_number', 'lead_vendor_product_name',
+    'first_name',
+    'last_name',
+    'email',
+    'phone',
+    'original_ip',
+    'unique_id',
+    'ad_code',
+    'language',
+    'region',
+    'time_zone',
+    'location_name',
+    'latitude',
+    'longitude',
+    'raw_zip',
+    'raw_phone',
+    'gender',
+    'site_id',
+    'lead_id',
+    'token',
+    'return_lead_token',
+    'order_number',
+    'lead_vendor_product_name',
   ]) {
     t = text(t, name);
   }
@@ -99,7 +121,10 @@ async function createContacts(db: Db) {
   for (const name of ['last_login', 'call_result', 'date_of_birth', 'contacted_at', 'consent_date', 'last_call_time', 'trashed_at']) {
     t = t.addColumn(name, 'text');
   }
-  await t.addColumn('created_at', 'text', (c) => c.notNull()).addColumn('updated_at', 'text', (c) => c.notNull()).execute();
+  await t
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('updated_at', 'text', (c) => c.notNull())
+    .execute();
 
   /*
    * Listing is scoped by organisation (a vendor) or by owners (a member, a manager's team), active contacts by
@@ -122,7 +147,16 @@ async function createContactChildren(db: Db) {
   const child = (name: string) =>
     table(db, name).addColumn('contact_id', 'integer', (c) => c.notNull().references('contacts.id').onDelete('cascade'));
 
-  await flag(text(text(child('contact_phones').addColumn('type', 'integer', (c) => c.notNull().defaultTo(1)), 'phone_number'), 'label'), 'is_primary').execute();
+  await flag(
+    text(
+      text(
+        child('contact_phones').addColumn('type', 'integer', (c) => c.notNull().defaultTo(1)),
+        'phone_number',
+      ),
+      'label',
+    ),
+    'is_primary',
+  ).execute();
   await db.schema.createIndex('contact_phones_contact').on('contact_phones').column('contact_id').execute();
   await db.schema.createIndex('contact_phones_number').on('contact_phones').columns(['phone_number', 'contact_id']).execute();
 
@@ -137,7 +171,10 @@ async function createContactChildren(db: Db) {
 
   await text(text(child('contact_names'), 'first_name'), 'last_name').execute();
   await text(text(child('contact_answers'), 'question'), 'answer').execute();
-  await text(child('contact_social_accounts').addColumn('type', 'integer', (c) => c.notNull()), 'account').execute();
+  await text(
+    child('contact_social_accounts').addColumn('type', 'integer', (c) => c.notNull()),
+    'account',
+  ).execute();
   await text(text(child('contact_crm_links'), 'crm_id'), 'crm_name').execute();
   for (const name of ['contact_names', 'contact_answers', 'contact_social_accounts', 'contact_crm_links']) {
     await db.schema.createIndex(`${name}_contact`).on(name).column('contact_id').execute();

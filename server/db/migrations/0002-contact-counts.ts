@@ -24,9 +24,15 @@ export async function up(db: Db): Promise<void> {
     .insertInto('contact_counts')
     .columns(['org_id', 'owner_id', 'folder_key', 'trashed', 'archived', 'n'])
     .expression(
-      db.selectFrom('contacts')
+      db
+        .selectFrom('contacts')
         .select((eb) => [
-          'org_id', 'owner_id', eb.fn.coalesce('folder_id', sql.lit(0)).as('folder_key'), 'trashed', 'archived', eb.fn.countAll().as('n'),
+          'org_id',
+          'owner_id',
+          eb.fn.coalesce('folder_id', sql.lit(0)).as('folder_key'),
+          'trashed',
+          'archived',
+          eb.fn.countAll().as('n'),
         ])
         .groupBy(['org_id', 'owner_id', sql`coalesce(folder_id, 0)`, 'trashed', 'archived']),
     )

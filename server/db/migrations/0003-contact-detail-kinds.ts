@@ -5,8 +5,14 @@ type Db = Kysely<any>;
 
 /** The detail tables most contacts have no rows in, each with its bit in contacts.detail_kinds. */
 const SPARSE = [
-  ['contact_addresses', 1], ['contact_tags', 2], ['contact_custom_values', 4], ['contact_notes', 8],
-  ['contact_names', 16], ['contact_answers', 32], ['contact_social_accounts', 64], ['contact_crm_links', 128],
+  ['contact_addresses', 1],
+  ['contact_tags', 2],
+  ['contact_custom_values', 4],
+  ['contact_notes', 8],
+  ['contact_names', 16],
+  ['contact_answers', 32],
+  ['contact_social_accounts', 64],
+  ['contact_crm_links', 128],
 ] as const;
 
 /**
@@ -15,8 +21,16 @@ const SPARSE = [
  * never is: every write that adds such a row sets its bit in the same transaction.
  */
 export async function up(db: Db): Promise<void> {
-  await db.schema.alterTable('contacts').addColumn('detail_kinds', 'integer', (c) => c.notNull().defaultTo(0)).execute();
-  const bits = SPARSE.map(([table, bit]) =>
-    sql`case when exists (select 1 from ${sql.table(table)} where contact_id = contacts.id) then ${sql.lit(bit)} else 0 end`);
-  await db.updateTable('contacts').set({ detail_kinds: sql.join(bits, sql` + `) }).execute();
+  await db.schema
+    .alterTable('contacts')
+    .addColumn('detail_kinds', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
+  const bits = SPARSE.map(
+    ([table, bit]) =>
+      sql`case when exists (select 1 from ${sql.table(table)} where contact_id = contacts.id) then ${sql.lit(bit)} else 0 end`,
+  );
+  await db
+    .updateTable('contacts')
+    .set({ detail_kinds: sql.join(bits, sql` + `) })
+    .execute();
 }

@@ -10,6 +10,12 @@ type Db = Kysely<any>;
  * 0, and nothing was kept before them, so existing rows need no backfill.
  */
 export async function up(db: Db): Promise<void> {
-  await db.schema.alterTable('contacts').addColumn('version', 'integer', (c) => c.notNull().defaultTo(0)).execute();
-  await db.schema.alterTable('organisations').addColumn('catalog_version', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('contacts')
+    .addColumn('version', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
+  await db.schema
+    .alterTable('organisations')
+    .addColumn('catalog_version', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
 }

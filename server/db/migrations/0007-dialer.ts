@@ -8,7 +8,9 @@ const isPostgres = (db: Db) => db.getExecutor().adapter.constructor.name.startsW
 
 /** The same integer identity column on SQLite (rowid alias, never reused) and PostgreSQL (identity). */
 const table = (db: Db, name: string) =>
-  db.schema.createTable(name).addColumn('id', 'integer', (c) => (isPostgres(db) ? c.primaryKey().generatedAlwaysAsIdentity() : c.primaryKey().autoIncrement()));
+  db.schema
+    .createTable(name)
+    .addColumn('id', 'integer', (c) => (isPostgres(db) ? c.primaryKey().generatedAlwaysAsIdentity() : c.primaryKey().autoIncrement()));
 const text = (t: CreateTableBuilder<any, any>, name: string) => t.addColumn(name, 'text', (c) => c.notNull().defaultTo(''));
 const flag = (t: CreateTableBuilder<any, any>, name: string) => t.addColumn(name, 'integer', (c) => c.notNull().defaultTo(0));
 const index = (db: Db, name: string, on: string, columns: string[]) => db.schema.createIndex(name).on(on).columns(columns).execute();
@@ -43,7 +45,9 @@ async function createLibraries(db: Db) {
 
   let messages = table(db, 'messages').addColumn('org_id', 'integer', (c) => c.references('organisations.id'));
   for (const name of ['type', 'display_name', 'description', 'body']) messages = text(messages, name);
-  await flag(messages, 'display_order').addColumn('created_at', 'text', (c) => c.notNull()).execute();
+  await flag(messages, 'display_order')
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .execute();
   await index(db, 'messages_org_type', 'messages', ['org_id', 'type', 'display_order']);
 
   await table(db, 'voicemails')
@@ -57,11 +61,34 @@ async function createLibraries(db: Db) {
     .execute();
   await index(db, 'voicemails_org', 'voicemails', ['org_id', 'id']);
 
-  await flag(flag(text(table(db, 'disposition_sets').addColumn('org_id', 'integer', (c) => c.references('organisations.id')), 'name')
-    .addColumn('kind', 'text', (c) => c.notNull()), 'enabled'), 'display_order').execute();
-  await flag(flag(text(text(text(table(db, 'dispositions')
-    .addColumn('set_id', 'integer', (c) => c.notNull().references('disposition_sets.id').onDelete('cascade')), 'label'), 'status_key'), 'shortcut'), 'connected'),
-  'display_order').execute();
+  await flag(
+    flag(
+      text(
+        table(db, 'disposition_sets').addColumn('org_id', 'integer', (c) => c.references('organisations.id')),
+        'name',
+      ).addColumn('kind', 'text', (c) => c.notNull()),
+      'enabled',
+    ),
+    'display_order',
+  ).execute();
+  await flag(
+    flag(
+      text(
+        text(
+          text(
+            table(db, 'dispositions').addColumn('set_id', 'integer', (c) =>
+              c.notNull().references('disposition_sets.id').onDelete('cascade'),
+            ),
+            'label',
+          ),
+          'status_key',
+        ),
+        'shortcut',
+      ),
+      'connected',
+    ),
+    'display_order',
+  ).execute();
   await index(db, 'dispositions_set', 'dispositions', ['set_id', 'display_order']);
   await seedLibraries(db);
 }
@@ -75,16 +102,34 @@ async function createSessions(db: Db) {
     .addColumn('position', 'integer', (c) => c.notNull())
     .addColumn('contact_count', 'integer', (c) => c.notNull());
   for (const name of ['preview_mode', 'send_skips']) sessions = flag(sessions, name);
-  for (const name of ['dialing_set_id', 'answer_set_id', 'preset_id', 'wake_at_ms', 'pending_done']) sessions = sessions.addColumn(name, 'integer');
-  for (const name of ['custom_data', 'callerid', 'idempotency_key', 'creation_errors', 'started_at', 'ended_at', 'connected_at', 'disconnected_at']) {
+  for (const name of ['dialing_set_id', 'answer_set_id', 'preset_id', 'wake_at_ms', 'pending_done'])
+    sessions = sessions.addColumn(name, 'integer');
+  for (const name of [
+    'custom_data',
+    'callerid',
+    'idempotency_key',
+    'creation_errors',
+    'started_at',
+    'ended_at',
+    'connected_at',
+    'disconnected_at',
+  ]) {
     sessions = sessions.addColumn(name, 'text');
   }
-  await sessions.addColumn('request_hash', 'text', (c) => c.notNull()).addColumn('created_at', 'text', (c) => c.notNull()).execute();
+  await sessions
+    .addColumn('request_hash', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .execute();
   await index(db, 'dial_sessions_member', 'dial_sessions', ['member_id', 'created_at']);
   await index(db, 'dial_sessions_org', 'dial_sessions', ['org_id', 'created_at']);
   await index(db, 'dial_sessions_request', 'dial_sessions', ['member_id', 'request_hash', 'created_at']);
-  await db.schema.createIndex('dial_sessions_idempotency').unique().on('dial_sessions').columns(['member_id', 'idempotency_key'])
-    .where('idempotency_key', 'is not', null).execute();
+  await db.schema
+    .createIndex('dial_sessions_idempotency')
+    .unique()
+    .on('dial_sessions')
+    .columns(['member_id', 'idempotency_key'])
+    .where('idempotency_key', 'is not', null)
+    .execute();
   await db.schema.createIndex('dial_sessions_wake').on('dial_sessions').column('wake_at_ms').where('wake_at_ms', 'is not', null).execute();
 
   await db.schema
@@ -136,7 +181,8 @@ async function createCalls(db: Db) {
   for (const name of ['connected_at', 'ended_at', 'voicemail_sent', 'message_id', 'disposition_key']) calls = calls.addColumn(name, 'text');
   for (const name of ['phone', 'hangup_status', 'disposition']) calls = text(calls, name);
   calls = calls.addColumn('notes', 'text', (c) => c.notNull().defaultTo('[]'));
-  for (const name of ['connected', 'live', 'machine', 'voicemail', 'email_sent', 'email_ok', 'duration', 'talk_seconds']) calls = flag(calls, name);
+  for (const name of ['connected', 'live', 'machine', 'voicemail', 'email_sent', 'email_ok', 'duration', 'talk_seconds'])
+    calls = flag(calls, name);
   await calls.execute();
   await index(db, 'calls_session', 'calls', ['session_id', 'position']);
   await index(db, 'calls_member_started', 'calls', ['member_id', 'started_at']);
@@ -161,8 +207,18 @@ async function createOutbox(db: Db) {
     .addColumn('delivered_at_ms', 'integer')
     .execute();
   // Only pending rows are ever looked for: partial indexes keep delivered ones out of the way.
-  await db.schema.createIndex('outbox_due').on('outbox').columns(['next_attempt_at_ms', 'id']).where(sql.ref('state'), '=', 'pending').execute();
-  await db.schema.createIndex('outbox_order').on('outbox').columns(['ordering_key', 'id']).where(sql.ref('state'), '=', 'pending').execute();
+  await db.schema
+    .createIndex('outbox_due')
+    .on('outbox')
+    .columns(['next_attempt_at_ms', 'id'])
+    .where(sql.ref('state'), '=', 'pending')
+    .execute();
+  await db.schema
+    .createIndex('outbox_order')
+    .on('outbox')
+    .columns(['ordering_key', 'id'])
+    .where(sql.ref('state'), '=', 'pending')
+    .execute();
   await index(db, 'outbox_session', 'outbox', ['session_id', 'id']);
 }
 
@@ -170,31 +226,91 @@ async function createOutbox(db: Db) {
 async function seedLibraries(db: Db) {
   const at = new Date().toISOString().slice(0, 19).replace('T', ' ');
   const messages: [string, string, string, string][] = [
-    ['onetouch', 'Sorry I missed you', 'After a call that found nobody in', 'Hi {first_name}, sorry I missed you just now. When is a good time to talk?'],
-    ['onetouch', 'Thanks for your time', 'After a good conversation', 'Hi {first_name}, thank you for your time today. As promised, here is the information we discussed.'],
-    ['onetouch', 'Following up', 'A gentle follow-up', 'Hi {first_name}, following up on our last conversation. Do you have a few minutes this week?'],
-    ['onetouch', 'Voicemail follow-up', 'After leaving a voicemail', 'Hi {first_name}, I just left you a voicemail. Feel free to reply here instead.'],
+    [
+      'onetouch',
+      'Sorry I missed you',
+      'After a call that found nobody in',
+      'Hi {first_name}, sorry I missed you just now. When is a good time to talk?',
+    ],
+    [
+      'onetouch',
+      'Thanks for your time',
+      'After a good conversation',
+      'Hi {first_name}, thank you for your time today. As promised, here is the information we discussed.',
+    ],
+    [
+      'onetouch',
+      'Following up',
+      'A gentle follow-up',
+      'Hi {first_name}, following up on our last conversation. Do you have a few minutes this week?',
+    ],
+    [
+      'onetouch',
+      'Voicemail follow-up',
+      'After leaving a voicemail',
+      'Hi {first_name}, I just left you a voicemail. Feel free to reply here instead.',
+    ],
     ['onetouch', 'Sorry, wrong number', 'When the number reached someone else', 'Apologies for the call: we will update our records.'],
-    ['script', 'Discovery call', 'Open, qualify, agree next steps', 'Introduce yourself. Ask what prompted their interest. Confirm budget, authority, need and timing. Agree a next step.'],
-    ['script', 'Renewal call', 'For customers close to renewal', 'Thank them for their business. Ask how things are going. Present the renewal options.'],
+    [
+      'script',
+      'Discovery call',
+      'Open, qualify, agree next steps',
+      'Introduce yourself. Ask what prompted their interest. Confirm budget, authority, need and timing. Agree a next step.',
+    ],
+    [
+      'script',
+      'Renewal call',
+      'For customers close to renewal',
+      'Thank them for their business. Ask how things are going. Present the renewal options.',
+    ],
   ];
-  await db.insertInto('messages').values(messages.map(([type, name, description, body], i) => ({
-    org_id: null, type, display_name: name, description, body, display_order: i + 1, created_at: at,
-  }))).execute();
+  await db
+    .insertInto('messages')
+    .values(
+      messages.map(([type, name, description, body], i) => ({
+        org_id: null,
+        type,
+        display_name: name,
+        description,
+        body,
+        display_order: i + 1,
+        created_at: at,
+      })),
+    )
+    .execute();
   const dialing = await insertSet(db, 'Dialing', 'dialing', 1);
   const answer = await insertSet(db, 'Live Answer', 'answer', 2);
   const rows: [number, string, string, string, number][] = [
-    [dialing, 'No Answer', 'noanswer', '1', 0], [dialing, 'Busy', 'busy', '2', 0], [dialing, 'Bad Phone', 'badphone', '3', 0],
-    [dialing, 'Fax', 'fax', '4', 0], [dialing, 'Voicemail', 'voicemail', '5', 0],
-    [answer, 'Interested', 'interested', '6', 1], [answer, 'Not Interested', 'notinterested', '7', 1],
-    [answer, 'Wrong Person', 'wrongperson', '8', 1], [answer, 'Call Back', 'callback', '9', 1],
+    [dialing, 'No Answer', 'noanswer', '1', 0],
+    [dialing, 'Busy', 'busy', '2', 0],
+    [dialing, 'Bad Phone', 'badphone', '3', 0],
+    [dialing, 'Fax', 'fax', '4', 0],
+    [dialing, 'Voicemail', 'voicemail', '5', 0],
+    [answer, 'Interested', 'interested', '6', 1],
+    [answer, 'Not Interested', 'notinterested', '7', 1],
+    [answer, 'Wrong Person', 'wrongperson', '8', 1],
+    [answer, 'Call Back', 'callback', '9', 1],
   ];
-  await db.insertInto('dispositions').values(rows.map(([setId, label, key, shortcut, connected], i) => ({
-    set_id: setId, label, status_key: key, shortcut, connected, display_order: i + 1,
-  }))).execute();
+  await db
+    .insertInto('dispositions')
+    .values(
+      rows.map(([setId, label, key, shortcut, connected], i) => ({
+        set_id: setId,
+        label,
+        status_key: key,
+        shortcut,
+        connected,
+        display_order: i + 1,
+      })),
+    )
+    .execute();
 }
 
 async function insertSet(db: Db, name: string, kind: string, order: number): Promise<number> {
-  const row = await db.insertInto('disposition_sets').values({ org_id: null, name, kind, enabled: 1, display_order: order }).returning('id').executeTakeFirstOrThrow();
+  const row = await db
+    .insertInto('disposition_sets')
+    .values({ org_id: null, name, kind, enabled: 1, display_order: order })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   return row.id as number;
 }

@@ -29,5 +29,10 @@ export async function up(db: Db): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('finished_at', 'text')
     .execute();
-  await db.schema.createIndex('bulk_jobs_open').on('bulk_jobs').column('id').where(sql.ref('status'), 'in', ['queued', 'running']).execute();
+  await db.schema
+    .createIndex('bulk_jobs_open')
+    .on('bulk_jobs')
+    .column('id')
+    .where(sql.ref('status'), 'in', ['queued', 'running'])
+    .execute();
 }

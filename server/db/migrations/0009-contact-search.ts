@@ -10,7 +10,9 @@ type Db = Kysely<any>;
  * On PostgreSQL the same role falls to pg_trgm: this migration is SQLite's (docs/store.md).
  */
 export async function up(db: Db): Promise<void> {
-  await sql`create virtual table contact_search using fts5(names, emails, phones, tokenize = 'trigram', content = '', contentless_delete = 1)`.execute(db);
+  await sql`create virtual table contact_search using fts5(names, emails, phones, tokenize = 'trigram', content = '', contentless_delete = 1)`.execute(
+    db,
+  );
   await sql`
     insert into contact_search (rowid, names, emails, phones)
     select c.id, trim(c.first_name || ' ' || c.last_name),

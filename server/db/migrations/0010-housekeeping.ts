@@ -9,7 +9,10 @@ type Db = Kysely<any>;
  * its use) and sign-in counts whose window has closed (a count's row is kept and reused per key).
  */
 export async function up(db: Db): Promise<void> {
-  await db.schema.alterTable('bulk_jobs').addColumn('failures', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('bulk_jobs')
+    .addColumn('failures', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
   await db.schema.createIndex('sessions_expiry').on('sessions').column('expires_at').execute();
   await db.schema.createIndex('sign_in_attempts_window').on('sign_in_attempts').column('window_started_at').execute();
 }

@@ -14,7 +14,9 @@ type Db = Kysely<any>;
 const CHUNK = 5_000;
 
 export async function up(db: Db): Promise<void> {
-  await sql`create virtual table contact_words using fts5(words, tokenize = 'ascii', detail = none, content = '', contentless_delete = 1)`.execute(db);
+  await sql`create virtual table contact_words using fts5(words, tokenize = 'ascii', detail = none, content = '', contentless_delete = 1)`.execute(
+    db,
+  );
   for (let after = 0; ;) {
     const { rows } = await sql<{ id: number; owner_id: number; names: string; emails: string | null; phones: string | null }>`
       select c.id, c.owner_id, trim(c.first_name || ' ' || c.last_name) as names,
@@ -23,7 +25,8 @@ export async function up(db: Db): Promise<void> {
       from contacts c where c.id > ${after} and c.trashed = 0 and c.archived = 0 order by c.id limit ${CHUNK}`.execute(db);
     if (!rows.length) break;
     const values = rows.map((r) => ({
-      rowid: r.id, words: wordTokens(r.owner_id, r.names, r.emails?.split(' ') ?? [], r.phones?.split(' ') ?? []),
+      rowid: r.id,
+      words: wordTokens(r.owner_id, r.names, r.emails?.split(' ') ?? [], r.phones?.split(' ') ?? []),
     }));
     await db.insertInto('contact_words').values(values).execute();
     after = rows[rows.length - 1]!.id;

@@ -2,9 +2,11 @@ import type { Insertable, Updateable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { BulkJob, BulkJobsTable } from '../../db/schema.js';
 
-export const insertJob = (tx: Db, values: Insertable<BulkJobsTable>) => tx.insertInto('bulk_jobs').values(values).returningAll().executeTakeFirstOrThrow();
+export const insertJob = (tx: Db, values: Insertable<BulkJobsTable>) =>
+  tx.insertInto('bulk_jobs').values(values).returningAll().executeTakeFirstOrThrow();
 
-export const findJob = (db: Db, id: number): Promise<BulkJob | undefined> => db.selectFrom('bulk_jobs').selectAll().where('id', '=', id).executeTakeFirst();
+export const findJob = (db: Db, id: number): Promise<BulkJob | undefined> =>
+  db.selectFrom('bulk_jobs').selectAll().where('id', '=', id).executeTakeFirst();
 
 /** Whether a job is waiting to be run or was left by a process that died: a read, so idle runners do not write. */
 export async function anyOpen(db: Db, nowMs: number): Promise<boolean> {
@@ -12,14 +14,21 @@ export async function anyOpen(db: Db, nowMs: number): Promise<boolean> {
 }
 
 const open = (db: Db, nowMs: number) =>
-  db.selectFrom('bulk_jobs').where('status', 'in', ['queued', 'running'])
+  db
+    .selectFrom('bulk_jobs')
+    .where('status', 'in', ['queued', 'running'])
     .where((eb) => eb.or([eb('lease_until_ms', 'is', null), eb('lease_until_ms', '<', nowMs)]));
 
 /** Takes the oldest open job no live runner holds, leasing it to `owner`. */
 export async function claimJob(tx: Db, owner: string, nowMs: number, leaseUntilMs: number): Promise<BulkJob | undefined> {
   const next = await open(tx, nowMs).select('id').orderBy('id').limit(1).executeTakeFirst();
   if (!next) return undefined;
-  return tx.updateTable('bulk_jobs').set({ status: 'running', lease_owner: owner, lease_until_ms: leaseUntilMs }).where('id', '=', next.id).returningAll().executeTakeFirst();
+  return tx
+    .updateTable('bulk_jobs')
+    .set({ status: 'running', lease_owner: owner, lease_until_ms: leaseUntilMs })
+    .where('id', '=', next.id)
+    .returningAll()
+    .executeTakeFirst();
 }
 
 /** Records progress while the lease is still `owner`'s; answers false when another runner has taken the job. */
@@ -31,7 +40,9 @@ export async function advanceJob(tx: Db, id: number, owner: string, changes: Upd
 /** Housekeeping: jobs that finished before `before`, among the oldest `limit` (ids grow with time); open jobs stay. */
 export async function pruneBulkJobs(tx: Db, before: string, limit: number): Promise<number> {
   const oldest = tx.selectFrom('bulk_jobs').select(['id', 'status', 'finished_at']).orderBy('id').limit(limit).as('w');
-  const result = await tx.deleteFrom('bulk_jobs').where('id', 'in', tx.selectFrom(oldest).select('w.id')
-    .where('w.status', 'in', ['done', 'failed']).where('w.finished_at', '<', before)).executeTakeFirst();
+  const result = await tx
+    .deleteFrom('bulk_jobs')
+    .where('id', 'in', tx.selectFrom(oldest).select('w.id').where('w.status', 'in', ['done', 'failed']).where('w.finished_at', '<', before))
+    .executeTakeFirst();
   return Number(result.numDeletedRows);
 }

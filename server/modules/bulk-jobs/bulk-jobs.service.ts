@@ -26,12 +26,23 @@ export async function createJob(ctx: Context, auth: AuthContext, body: CreateBul
   const job = await ctx.store.write(async (tx) => {
     const params = await paramsOf(tx, auth, body);
     const selection: JobSelection = body.filter ? { filter: body.filter } : { ids: [...new Set(body.contact_user_ids)] };
-    const total = 'filter' in selection
-      ? await countOfList(tx, await scopeOfOwner(tx, auth, selection.filter.owner_id, 'filter.owner_id'), listQueryOf(selection.filter, 1))
-      : (await findVisibleContacts(tx, auth.scope, selection.ids)).length;
+    const total =
+      'filter' in selection
+        ? await countOfList(
+            tx,
+            await scopeOfOwner(tx, auth, selection.filter.owner_id, 'filter.owner_id'),
+            listQueryOf(selection.filter, 1),
+          )
+        : (await findVisibleContacts(tx, auth.scope, selection.ids)).length;
     return insertJob(tx, {
-      org_id: auth.scope.orgId, member_id: auth.member.id, action: body.action, params: JSON.stringify(params), selection: JSON.stringify(selection),
-      status: 'queued', total, created_at: now(),
+      org_id: auth.scope.orgId,
+      member_id: auth.member.id,
+      action: body.action,
+      params: JSON.stringify(params),
+      selection: JSON.stringify(selection),
+      status: 'queued',
+      total,
+      created_at: now(),
     });
   });
   ctx.jobs.nudge();
@@ -42,7 +53,10 @@ async function paramsOf(tx: Db, auth: AuthContext, body: CreateBulkJobBody): Pro
   switch (body.action) {
     case 'add_tag':
     case 'remove_tag': {
-      const tag = body.tag_id !== undefined ? await findTag(tx, auth.scope.orgId, body.tag_id) : await ensureTag(tx, auth.scope.orgId, body.tag!, now());
+      const tag =
+        body.tag_id !== undefined
+          ? await findTag(tx, auth.scope.orgId, body.tag_id)
+          : await ensureTag(tx, auth.scope.orgId, body.tag!, now());
       if (!tag) throw unknownReference('tag_id', `tag_id ${body.tag_id} is not a tag of your organisation.`);
       return { tag: { id: tag.id, title: tag.title } };
     }
@@ -66,8 +80,15 @@ export async function jobOf(ctx: Context, auth: AuthContext, id: number): Promis
 
 export function recordOf(job: BulkJob): BulkJobRecord {
   return {
-    bulk_job_id: String(job.id), action: job.action as BulkAction, status: job.status, total: job.total, processed: job.processed,
-    changed: job.changed, error: job.error, created_at: job.created_at, finished_at: job.finished_at,
+    bulk_job_id: String(job.id),
+    action: job.action as BulkAction,
+    status: job.status,
+    total: job.total,
+    processed: job.processed,
+    changed: job.changed,
+    error: job.error,
+    created_at: job.created_at,
+    finished_at: job.finished_at,
   };
 }
 
@@ -77,7 +98,12 @@ export function recordOf(job: BulkJob): BulkJobRecord {
  * after the job was made. A runner asks before each chunk, in the chunk's transaction, so that no chunk writes a
  * reference that is gone or reaches past what its member may change now.
  */
-export async function currentParams(db: Db, actor: AuthContext, params: JobParams, selection: JobSelection): Promise<{ params: JobParams } | { error: string }> {
+export async function currentParams(
+  db: Db,
+  actor: AuthContext,
+  params: JobParams,
+  selection: JobSelection,
+): Promise<{ params: JobParams } | { error: string }> {
   const { orgId } = actor.scope;
   const inTeam = async (id: number) => {
     const member = await findMemberById(db, id);
@@ -89,12 +115,14 @@ export async function currentParams(db: Db, actor: AuthContext, params: JobParam
     if (!found) return { error: `The tag "${tag.title}" was deleted before this job finished.` };
     tag = { id: found.id, title: found.title };
   }
-  if (params.folderId && !(await findFolder(db, orgId, params.folderId))) return { error: `Folder ${params.folderId} was deleted before this job finished.` };
+  if (params.folderId && !(await findFolder(db, orgId, params.folderId)))
+    return { error: `Folder ${params.folderId} was deleted before this job finished.` };
   if (params.memberId !== undefined && !(await inTeam(params.memberId))) {
     return { error: `Member ${params.memberId}, to whom the contacts were to go, is no longer in your team.` };
   }
   const ownerId = 'filter' in selection ? selection.filter.owner_id : undefined;
-  if (ownerId !== undefined && !(await inTeam(ownerId))) return { error: `Member ${ownerId}, whose contacts filter.owner_id chose, is no longer in your team.` };
+  if (ownerId !== undefined && !(await inTeam(ownerId)))
+    return { error: `Member ${ownerId}, whose contacts filter.owner_id chose, is no longer in your team.` };
   return { params: { ...params, ...(tag && { tag }) } };
 }
 

@@ -7,7 +7,14 @@ import { nowMs } from '../../lib/clock.js';
 import type { Logger } from '../../lib/logger.js';
 import { now } from '../../lib/time.js';
 import { nextIdsOfList } from '../contacts/contact-list.repository.js';
-import { addTagToContacts, type BulkChunk, moveContactsToFolder, removeTagFromContacts, setTrashed, transferContacts } from '../contacts/contact-rows.repository.js';
+import {
+  addTagToContacts,
+  type BulkChunk,
+  moveContactsToFolder,
+  removeTagFromContacts,
+  setTrashed,
+  transferContacts,
+} from '../contacts/contact-rows.repository.js';
 import { ActivityType, recordChange } from '../contacts/contact-history.repository.js';
 import { findVisibleContacts } from '../contacts/contacts.repository.js';
 import { scopeOfOwner } from '../contacts/contacts.service.js';
@@ -62,14 +69,15 @@ export class JobRunner {
       } catch (error) {
         this.logger.error({ err: error }, 'bulk job round failed; retrying');
       }
-      if (!worked && this.running) await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, POLL_MS);
-        function done() {
-          clearTimeout(timer);
-          resolve();
-        }
-        this.wake = done;
-      }).finally(() => (this.wake = undefined));
+      if (!worked && this.running)
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(done, POLL_MS);
+          function done() {
+            clearTimeout(timer);
+            resolve();
+          }
+          this.wake = done;
+        }).finally(() => (this.wake = undefined));
     }
   }
 
@@ -99,7 +107,7 @@ export class JobRunner {
    */
   private async chunk(tx: Db, id: number): Promise<number | undefined> {
     const job = await findJob(tx, id);
-    if (!job || job.lease_owner !== this.owner || (job.status !== 'running')) return undefined;
+    if (!job || job.lease_owner !== this.owner || job.status !== 'running') return undefined;
     const actor = await actorOf(tx, job);
     if (!actor) return this.fail(tx, job, 'The member who started this job no longer exists.');
     const selection = JSON.parse(job.selection) as JobSelection;
@@ -110,9 +118,15 @@ export class JobRunner {
     const changed = await apply(tx, job, current.params, visible, actor.member.id);
     const processed = job.processed + visible.length;
     const progress = {
-      processed, changed: job.changed + changed, cursor, failures: 0, lease_until_ms: nowMs() + LEASE_MS,
+      processed,
+      changed: job.changed + changed,
+      cursor,
+      failures: 0,
+      lease_until_ms: nowMs() + LEASE_MS,
       // A filter's total was counted when the job was made; contacts created since are worked too.
-      ...(last ? { status: 'done' as const, total: Math.max(job.total, processed), finished_at: now(), lease_owner: null, lease_until_ms: null } : {}),
+      ...(last
+        ? { status: 'done' as const, total: Math.max(job.total, processed), finished_at: now(), lease_owner: null, lease_until_ms: null }
+        : {}),
     };
     await advanceJob(tx, job.id, this.owner, progress);
     if (last) this.logger.info({ job: job.id, action: job.action, processed, changed: progress.changed }, 'bulk job done');
@@ -125,7 +139,11 @@ export class JobRunner {
     if (!job || job.lease_owner !== this.owner) return;
     const failures = job.failures + 1;
     if (failures >= MAX_FAILURES) {
-      await this.fail(tx, job, `The job stopped on an unexpected error after ${job.processed} contacts; what it did until then stays done.`);
+      await this.fail(
+        tx,
+        job,
+        `The job stopped on an unexpected error after ${job.processed} contacts; what it did until then stays done.`,
+      );
       return;
     }
     this.logger.warn({ job: id, failures, err: error }, 'bulk job will be tried again');
@@ -134,7 +152,9 @@ export class JobRunner {
 
   /** Ends a job that cannot go on, with the reason its member will read; what earlier chunks did stays done. */
   private async fail(tx: Db, job: BulkJob, error: string): Promise<undefined> {
-    if (await advanceJob(tx, job.id, this.owner, { status: 'failed', error, finished_at: now(), lease_owner: null, lease_until_ms: null })) {
+    if (
+      await advanceJob(tx, job.id, this.owner, { status: 'failed', error, finished_at: now(), lease_owner: null, lease_until_ms: null })
+    ) {
       this.logger.info({ job: job.id, action: job.action, processed: job.processed, changed: job.changed, error }, 'bulk job failed');
     }
     return undefined;
@@ -153,7 +173,13 @@ async function nextChunk(tx: Db, actor: NonNullable<Awaited<ReturnType<typeof ac
   return { ids, cursor: ids.length ? Math.min(...ids) : job.cursor, last: ids.length < JOB_CHUNK };
 }
 
-async function apply(tx: Db, job: BulkJob, params: JobParams, contacts: Awaited<ReturnType<typeof findVisibleContacts>>, actorId: number): Promise<number> {
+async function apply(
+  tx: Db,
+  job: BulkJob,
+  params: JobParams,
+  contacts: Awaited<ReturnType<typeof findVisibleContacts>>,
+  actorId: number,
+): Promise<number> {
   const at = now();
   const chunk: BulkChunk = { orgId: job.org_id, contactIds: contacts.map((c) => c.id), actorId, at };
   switch (job.action) {
@@ -169,7 +195,11 @@ async function apply(tx: Db, job: BulkJob, params: JobParams, contacts: Awaited<
       const trashing = contacts.filter((c) => !c.trashed);
       await setTrashed(tx, trashing, true, at);
       await recordChange(tx, {
-        contactIds: trashing.map((c) => c.id), memberId: actorId, at, activity: ActivityType.trashed, text: 'Contact moved to the trash',
+        contactIds: trashing.map((c) => c.id),
+        memberId: actorId,
+        at,
+        activity: ActivityType.trashed,
+        text: 'Contact moved to the trash',
         audit: [{ action: 'trash', dataType: 'trashed', old: '0', new: '1' }],
       });
       return trashing.length;

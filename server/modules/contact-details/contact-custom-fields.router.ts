@@ -10,8 +10,10 @@ import { parse } from '../../lib/validate.js';
 import { fieldRecord } from '../custom-fields/custom-fields.serializer.js';
 import * as service from './contact-custom-fields.service.js';
 
-const valueRecord = (contactId: number, { field, value }: service.FieldValue): ContactCustomFieldValueRecord =>
-  ({ ...fieldRecord(field, `/rest/1/contacts/${contactId}/customfields/${field.id}`), value });
+const valueRecord = (contactId: number, { field, value }: service.FieldValue): ContactCustomFieldValueRecord => ({
+  ...fieldRecord(field, `/rest/1/contacts/${contactId}/customfields/${field.id}`),
+  value,
+});
 
 /** /contacts/{contact_id}/customfields: answers are lists (of one for a single field), as the contract shows. */
 export function contactCustomFieldsRouter(ctx: Context): Router {
@@ -21,12 +23,22 @@ export function contactCustomFieldsRouter(ctx: Context): Router {
     const { contact_id } = parse(contactIdParam, req.params);
     const query = parse(paging, req.query);
     const { values, total } = await service.listContactValues(ctx, authOf(req), contact_id, query);
-    sendList(res, 'customfields', values.map((v) => valueRecord(contact_id, v)), pageMeta(query, total));
+    sendList(
+      res,
+      'customfields',
+      values.map((v) => valueRecord(contact_id, v)),
+      pageMeta(query, total),
+    );
   });
 
   router.get('/contacts/:contact_id/customfields/:custom_field_id', async (req, res) => {
     const { contact_id, custom_field_id } = parse(contactFieldParams, req.params);
-    sendList(res, 'customfields', [valueRecord(contact_id, await service.getContactValue(ctx, authOf(req), contact_id, custom_field_id))], oneOfOne());
+    sendList(
+      res,
+      'customfields',
+      [valueRecord(contact_id, await service.getContactValue(ctx, authOf(req), contact_id, custom_field_id))],
+      oneOfOne(),
+    );
   });
 
   // POST and PUT do the same: set the value (the contract gives both).

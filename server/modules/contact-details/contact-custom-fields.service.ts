@@ -34,7 +34,8 @@ async function checkedValue(tx: Db, field: fields.CustomField, raw: string | nul
   return checked.value;
 }
 
-const typeOf = (field: fields.CustomField) => ({ 1: 'text', 2: 'a checkbox', 3: 'a date', 6: 'a drop-down', 7: 'numeric' })[field.type_id] ?? 'text';
+const typeOf = (field: fields.CustomField) =>
+  ({ 1: 'text', 2: 'a checkbox', 3: 'a date', 6: 'a drop-down', 7: 'numeric' })[field.type_id] ?? 'text';
 
 /** Sets (or, with null or '', removes) the contact's value of one field. */
 export function setContactValue(ctx: Context, auth: AuthContext, contactId: number, fieldId: number, raw: string | null) {

@@ -11,12 +11,19 @@ const field: Record<string, string> = {};
 beforeAll(async () => {
   ({ server, team, api } = await serverWithTeam());
   rep = api(team.rep);
-  for (const [name, type] of [['Company', 1], ['Opted in', 2], ['Signed', 3], ['Seats', 7]] as const) {
+  for (const [name, type] of [
+    ['Company', 1],
+    ['Opted in', 2],
+    ['Signed', 3],
+    ['Seats', 7],
+  ] as const) {
     field[name] = (await rep.post('/rest/1/customfields', { display_name: name, type })).body.customfields.customfields[0].custom_field_id;
   }
   // Drop-downs come only from contact creation.
   await rep.post('/rest/1/contacts', { first_name: 'Maker', custom_fields: [{ name: 'Plan', type: 6 }] });
-  field.Plan = (await rep.get('/rest/1/customfields?page_size=100')).body.customfields.customfields.find((f: any) => f.display_name === 'Plan').custom_field_id;
+  field.Plan = (await rep.get('/rest/1/customfields?page_size=100')).body.customfields.customfields.find(
+    (f: any) => f.display_name === 'Plan',
+  ).custom_field_id;
 });
 afterAll(() => server.close());
 
@@ -28,21 +35,35 @@ const versionOf = async (id: string) =>
 const path = (id: string, name: string) => `/rest/1/contacts/${id}/customfields/${field[name]}`;
 
 describe('GET /rest/1/contacts/{id}/customfields', () => {
-  it('lists every definition with this contact\'s value or null; one field is a list of one', async () => {
+  it("lists every definition with this contact's value or null; one field is a list of one", async () => {
     const id = await newContact({ custom_fields: [{ name: 'Company', value: 'Acme' }] });
     const reply = await rep.get(`/rest/1/contacts/${id}/customfields`);
     expect(reply.status).toBe(200);
     expect(reply.body.customfields).toMatchObject({ page: 1, page_size: 25, total_results: 5, total_pages: 1 });
     expect(reply.body.customfields.customfields.map((f: any) => [f.display_name, f.value])).toEqual([
-      ['Company', 'Acme'], ['Opted in', null], ['Signed', null], ['Seats', null], ['Plan', null],
+      ['Company', 'Acme'],
+      ['Opted in', null],
+      ['Signed', null],
+      ['Seats', null],
+      ['Plan', null],
     ]);
     const one = await rep.get(path(id, 'Company') + '/');
     expect(one.body.customfields).toEqual({
-      customfields: [{
-        custom_field_id: field.Company, display_name: 'Company', type_id: '1', type_name: 'Text Field', display_order: '1',
-        _link: { self: { href: `/rest/1/contacts/${id}/customfields/${field.Company}` } }, value: 'Acme',
-      }],
-      page: 1, page_size: 1, total_results: 1, total_pages: 1,
+      customfields: [
+        {
+          custom_field_id: field.Company,
+          display_name: 'Company',
+          type_id: '1',
+          type_name: 'Text Field',
+          display_order: '1',
+          _link: { self: { href: `/rest/1/contacts/${id}/customfields/${field.Company}` } },
+          value: 'Acme',
+        },
+      ],
+      page: 1,
+      page_size: 1,
+      total_results: 1,
+      total_pages: 1,
     });
     expect((await rep.get(`/rest/1/contacts/${id}/customfields/99999999`)).status).toBe(404);
   });
@@ -50,7 +71,11 @@ describe('GET /rest/1/contacts/{id}/customfields', () => {
 
 describe('POST and PUT /rest/1/contacts/{id}/customfields/{field}', () => {
   it.each([
-    ['Company', 'Acme Inc', 'Acme Inc'], ['Opted in', 'yes', '1'], ['Opted in', 0, '0'], ['Signed', '4/5/2024', '2024-04-05'], ['Seats', '12', '12'],
+    ['Company', 'Acme Inc', 'Acme Inc'],
+    ['Opted in', 'yes', '1'],
+    ['Opted in', 0, '0'],
+    ['Signed', '4/5/2024', '2024-04-05'],
+    ['Seats', '12', '12'],
   ])('sets %s from %j to %j (200, a list of one holding the value), as the record shows it', async (name, given, stored) => {
     const id = await newContact();
     for (const method of ['post', 'put'] as const) {
@@ -60,14 +85,18 @@ describe('POST and PUT /rest/1/contacts/{id}/customfields/{field}', () => {
     }
     expect(await recordValues(id)).toEqual([{ custom_field_id: field[name], name, type: expect.any(String), value: stored }]);
     const audit = (await rep.get(`/rest/1/contacts/${id}/auditlog`)).body.contact_activities.contact_activities;
-    expect(audit.filter((a: any) => a.data_type === `custom_field:${field[name]}`)).toEqual([expect.objectContaining({ old: '', new: stored })]);
+    expect(audit.filter((a: any) => a.data_type === `custom_field:${field[name]}`)).toEqual([
+      expect.objectContaining({ old: '', new: stored }),
+    ]);
   });
 
   it('matches a drop-down value to an option by label (any case) or id, and adds an option for a new label', async () => {
     const id = await newContact();
     expect((await rep.post(path(id, 'Plan'), { value: 'Gold' })).body.customfields.customfields[0].value).toBe('Gold');
-    const options = async () => (await rep.get('/rest/1/customfields?with_counts=1&page_size=100')).body.customfields.customfields
-      .find((f: any) => f.custom_field_id === field.Plan).options as { id: string; label: string }[];
+    const options = async () =>
+      (await rep.get('/rest/1/customfields?with_counts=1&page_size=100')).body.customfields.customfields.find(
+        (f: any) => f.custom_field_id === field.Plan,
+      ).options as { id: string; label: string }[];
     const [gold] = await options();
     await rep.form('PUT', path(id, 'Plan'), 'value=Silver');
     expect((await rep.put(path(id, 'Plan'), { value: 'GOLD' })).body.customfields.customfields[0].value).toBe('Gold');
@@ -78,7 +107,9 @@ describe('POST and PUT /rest/1/contacts/{id}/customfields/{field}', () => {
   });
 
   it.each([
-    ['Opted in', 'maybe', /value must be 1 or 0 for a checkbox/], ['Signed', 'soon', /value must be a date/], ['Seats', 'many', /value must be a number/],
+    ['Opted in', 'maybe', /value must be 1 or 0 for a checkbox/],
+    ['Signed', 'soon', /value must be a date/],
+    ['Seats', 'many', /value must be a number/],
   ])('refuses %s = %j with a 400 naming value, storing nothing', async (name, value, reason) => {
     const id = await newContact({ custom_fields: [{ name: 'Company', value: 'Kept' }] });
     const version = await versionOf(id);
@@ -113,15 +144,17 @@ describe('DELETE /rest/1/contacts/{id}/customfields/{field}', () => {
   });
 });
 
-describe('another member\'s contact', () => {
+describe("another member's contact", () => {
   it('answers 404 on every route and changes nothing', async () => {
     const id = await newContact({ custom_fields: [{ name: 'Company', value: 'Private' }] });
     const version = await versionOf(id);
     for (const who of ['teammate', 'outsider', 'otherVendor'] as const) {
       const other = api(team[who]);
       const replies = [
-        await other.get(`/rest/1/contacts/${id}/customfields`), await other.get(path(id, 'Company')),
-        await other.post(path(id, 'Company'), { value: 'Theirs' }), await other.put(path(id, 'Company'), { value: 'Theirs' }),
+        await other.get(`/rest/1/contacts/${id}/customfields`),
+        await other.get(path(id, 'Company')),
+        await other.post(path(id, 'Company'), { value: 'Theirs' }),
+        await other.put(path(id, 'Company'), { value: 'Theirs' }),
         await other.delete(path(id, 'Company')),
       ];
       expect(replies.map((r) => r.status)).toEqual([404, 404, 404, 404, 404]);

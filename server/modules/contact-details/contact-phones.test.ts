@@ -25,9 +25,15 @@ const phonesOf = async (id: string) => (await rep.get(`/rest/1/contacts/${id}/ph
 async function expectSearchTerms(id: string) {
   const db = server.ctx.store.db;
   const contact = await db.selectFrom('contacts').selectAll().where('id', '=', Number(id)).executeTakeFirstOrThrow();
-  const emails = (await db.selectFrom('contact_emails').select('email_lc').where('contact_id', '=', contact.id).execute()).map((e) => e.email_lc);
-  const phones = (await db.selectFrom('contact_phones').select('phone_number').where('contact_id', '=', contact.id).execute()).map((p) => p.phone_number);
-  const terms = (await db.selectFrom('contact_search_terms').select('term').where('contact_id', '=', contact.id).execute()).map((t) => t.term);
+  const emails = (await db.selectFrom('contact_emails').select('email_lc').where('contact_id', '=', contact.id).execute()).map(
+    (e) => e.email_lc,
+  );
+  const phones = (await db.selectFrom('contact_phones').select('phone_number').where('contact_id', '=', contact.id).execute()).map(
+    (p) => p.phone_number,
+  );
+  const terms = (await db.selectFrom('contact_search_terms').select('term').where('contact_id', '=', contact.id).execute()).map(
+    (t) => t.term,
+  );
   expect(terms.sort()).toEqual(termsOf(contact, emails, phones).sort());
 }
 
@@ -46,8 +52,17 @@ describe('GET and POST /rest/1/contacts/{id}/phones', () => {
     const first = await rep.post(`/rest/1/contacts/${id}/phones`, { phone_number: '2125550101', type: 3, label: 'mobile' });
     expect(first.status).toBe(200);
     expect(first.body).toEqual({
-      http_status: 200, status: 'success',
-      phone: { id: expect.any(Number), type: 3, type_name: 'CELL', phone_number: '(212) 555-0101', raw_phone: '2125550101', label: 'mobile', is_primary: true },
+      http_status: 200,
+      status: 'success',
+      phone: {
+        id: expect.any(Number),
+        type: 3,
+        type_name: 'CELL',
+        phone_number: '(212) 555-0101',
+        raw_phone: '2125550101',
+        label: 'mobile',
+        is_primary: true,
+      },
     });
     const second = await rep.form('POST', `/rest/1/contacts/${id}/phones/`, 'phone_number=%2B44+20+7946+0958&type=2');
     expect(second.body.phone).toMatchObject({ type: 2, type_name: 'WORK', phone_number: '+442079460958', label: '', is_primary: false });
@@ -63,10 +78,12 @@ describe('GET and POST /rest/1/contacts/{id}/phones', () => {
     const again = await rep.post('/rest/1/contacts', { first_name: 'Again', phone: '+44 20 7946 0958' });
     expect(again.body.contacts.contacts).toMatchObject({ contact_user_id: id, duplicate_action: 'updated' });
     const audit = (await rep.get(`/rest/1/contacts/${id}/auditlog`)).body.contact_activities.contact_activities;
-    expect(audit).toEqual(expect.arrayContaining([
-      expect.objectContaining({ data_type: 'phone_added', new: '2125550101 CELL "mobile"' }),
-      expect.objectContaining({ data_type: 'phone', old: '2125550101', new: '3125550199' }),
-    ]));
+    expect(audit).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ data_type: 'phone_added', new: '2125550101 CELL "mobile"' }),
+        expect.objectContaining({ data_type: 'phone', old: '2125550101', new: '3125550199' }),
+      ]),
+    );
   });
 
   it('changes the phone the contact already has (same digits) instead of adding a second', async () => {
@@ -77,8 +94,11 @@ describe('GET and POST /rest/1/contacts/{id}/phones', () => {
   });
 
   it.each([
-    [{}, 'phone_number', 40002], [{ phone_number: '12' }, 'phone_number', 40003], [{ phone_number: '' }, 'phone_number', 40003],
-    [{ phone_number: '2125550101', type: 9 }, 'type', 40003], [{ phone_number: '2125550101', type: 'cell' }, 'type', 40003],
+    [{}, 'phone_number', 40002],
+    [{ phone_number: '12' }, 'phone_number', 40003],
+    [{ phone_number: '' }, 'phone_number', 40003],
+    [{ phone_number: '2125550101', type: 9 }, 'type', 40003],
+    [{ phone_number: '2125550101', type: 'cell' }, 'type', 40003],
     [{ phone_number: '2125550101', label: 'x'.repeat(61) }, 'label', 40003],
   ])('refuses %j with a 400 naming %s, and stores nothing', async (body, field, code) => {
     const id = await newContact({ phone: '2065550100' });
@@ -97,7 +117,10 @@ describe('PUT /rest/1/contacts/{id}/phones (replace all)', () => {
     const [kept] = await phonesOf(id);
     await rep.post(`/rest/1/contacts/${id}/phones`, { phone_number: '2125550002' });
     const reply = await rep.put(`/rest/1/contacts/${id}/phones`, {
-      phones: [{ phone_number: '212-555-0003', is_primary: false, type: 4 }, { phone_number: '2125550001', is_primary: true, type: '2' }],
+      phones: [
+        { phone_number: '212-555-0003', is_primary: false, type: 4 },
+        { phone_number: '2125550001', is_primary: true, type: '2' },
+      ],
     });
     expect(reply.status).toBe(202);
     expect(reply.body.phones).toMatchObject({ page: 1, page_size: 2, total_results: 2, total_pages: 1 });
@@ -114,16 +137,19 @@ describe('PUT /rest/1/contacts/{id}/phones (replace all)', () => {
     expect((await recordOf(id)).phones).toBeNull();
   });
 
-  it.each([[{}, 'phones'], [{ phones: 5 }, 'phones'], [{ phones: [{ phone_number: '1' }] }, 'phones.0.phone_number'], [{ phones: [{ phone_number: '2125550101', type: 0 }] }, 'phones.0.type']])(
-    'refuses %j with a 400 naming %s, and changes nothing', async (body, field) => {
-      const id = await newContact({ phone: '2125550100' });
-      const before = await rowOf(id);
-      const reply = await rep.put(`/rest/1/contacts/${id}/phones`, body);
-      expect(reply.status).toBe(400);
-      expect(reply.body.debug_codes.map((d: any) => d.field)).toContain(field);
-      expect(await rowOf(id)).toEqual(before);
-    },
-  );
+  it.each([
+    [{}, 'phones'],
+    [{ phones: 5 }, 'phones'],
+    [{ phones: [{ phone_number: '1' }] }, 'phones.0.phone_number'],
+    [{ phones: [{ phone_number: '2125550101', type: 0 }] }, 'phones.0.type'],
+  ])('refuses %j with a 400 naming %s, and changes nothing', async (body, field) => {
+    const id = await newContact({ phone: '2125550100' });
+    const before = await rowOf(id);
+    const reply = await rep.put(`/rest/1/contacts/${id}/phones`, body);
+    expect(reply.status).toBe(400);
+    expect(reply.body.debug_codes.map((d: any) => d.field)).toContain(field);
+    expect(await rowOf(id)).toEqual(before);
+  });
 });
 
 describe('GET, PUT and DELETE /rest/1/contacts/{id}/phones/{phone_id}', () => {
@@ -144,7 +170,10 @@ describe('GET, PUT and DELETE /rest/1/contacts/{id}/phones/{phone_id}', () => {
     await expectPrimary(id, '3035550101');
     const clash = await rep.put(`/rest/1/contacts/${id}/phones/${first.id}`, { phone_number: '3035550101' });
     expect(clash.status).toBe(409);
-    expect((await rep.put(`/rest/1/contacts/${id}/phones/${first.id}`, { type: 2 })).body.debug_codes[0]).toMatchObject({ field: 'phone_number', code: 40002 });
+    expect((await rep.put(`/rest/1/contacts/${id}/phones/${first.id}`, { type: 2 })).body.debug_codes[0]).toMatchObject({
+      field: 'phone_number',
+      code: 40002,
+    });
     expect((await rep.get(`/rest/1/contacts/${id}/phones/99999999`)).status).toBe(404);
   });
 
@@ -160,7 +189,7 @@ describe('GET, PUT and DELETE /rest/1/contacts/{id}/phones/{phone_id}', () => {
   });
 });
 
-describe('another member\'s contact', () => {
+describe("another member's contact", () => {
   it('answers 404 on every route and changes nothing', async () => {
     const id = await newContact({ phone: '5035550100' });
     const [phone] = await phonesOf(id);
@@ -168,7 +197,8 @@ describe('another member\'s contact', () => {
     for (const who of ['teammate', 'outsider', 'otherVendor'] as const) {
       const other = api(team[who]);
       const replies = [
-        await other.get(`/rest/1/contacts/${id}/phones`), await other.get(`/rest/1/contacts/${id}/phones/${phone.id}`),
+        await other.get(`/rest/1/contacts/${id}/phones`),
+        await other.get(`/rest/1/contacts/${id}/phones/${phone.id}`),
         await other.post(`/rest/1/contacts/${id}/phones`, { phone_number: '5035550199' }),
         await other.put(`/rest/1/contacts/${id}/phones`, { phones: [{ phone_number: '5035550199' }] }),
         await other.put(`/rest/1/contacts/${id}/phones/${phone.id}`, { phone_number: '5035550199' }),

@@ -18,9 +18,11 @@ export type PointTable = 'contact_emails' | 'contact_phones';
  * building each statement had cost about what SQLite took to run it.
  */
 const emailRows = prepared<null, { contactId: number }, EmailRow>('e-mails of a contact', (db, _, p) =>
-  db.selectFrom('contact_emails').selectAll().where('contact_id', '=', p.contactId).orderBy('id'));
+  db.selectFrom('contact_emails').selectAll().where('contact_id', '=', p.contactId).orderBy('id'),
+);
 const phoneRows = prepared<null, { contactId: number }, PhoneRow>('phones of a contact', (db, _, p) =>
-  db.selectFrom('contact_phones').selectAll().where('contact_id', '=', p.contactId).orderBy('id'));
+  db.selectFrom('contact_phones').selectAll().where('contact_id', '=', p.contactId).orderBy('id'),
+);
 
 /** Every row of the contact, oldest first. */
 export const emailsOf = (db: Db, contactId: number): Promise<EmailRow[]> => emailRows(db, null, { contactId });
@@ -29,14 +31,26 @@ export const phonesOf = (db: Db, contactId: number): Promise<PhoneRow[]> => phon
 
 /** A page of the contact's rows as its record lists them: the primary first, then oldest first. */
 export const pageOfEmails = (db: Db, contactId: number, page: PageRequest) =>
-  paged(db.selectFrom('contact_emails').where('contact_id', '=', contactId), (q) => q.selectAll().orderBy('is_primary', 'desc').orderBy('id'), page);
+  paged(
+    db.selectFrom('contact_emails').where('contact_id', '=', contactId),
+    (q) => q.selectAll().orderBy('is_primary', 'desc').orderBy('id'),
+    page,
+  );
 
 export const pageOfPhones = (db: Db, contactId: number, page: PageRequest) =>
-  paged(db.selectFrom('contact_phones').where('contact_id', '=', contactId), (q) => q.selectAll().orderBy('is_primary', 'desc').orderBy('id'), page);
+  paged(
+    db.selectFrom('contact_phones').where('contact_id', '=', contactId),
+    (q) => q.selectAll().orderBy('is_primary', 'desc').orderBy('id'),
+    page,
+  );
 
 type NewEmail = { contact_id: number; email_address: string; email_lc: string };
 const emailInsert = prepared<null, NewEmail, EmailRow>('add an e-mail', (db, _, p) =>
-  db.insertInto('contact_emails').values({ ...p, is_primary: 0 }).returningAll());
+  db
+    .insertInto('contact_emails')
+    .values({ ...p, is_primary: 0 })
+    .returningAll(),
+);
 
 const inserted = <R>([row]: R[]): R => {
   if (!row) throw new Error('The row was not inserted.');
@@ -47,13 +61,21 @@ export const insertEmail = async (tx: Db, contactId: number, address: string): P
   inserted(await emailInsert(tx, null, { contact_id: contactId, email_address: address, email_lc: address.toLowerCase() }));
 
 export const updateEmail = (tx: Db, id: number, address: string): Promise<EmailRow> =>
-  tx.updateTable('contact_emails').set({ email_address: address, email_lc: address.toLowerCase() }).where('id', '=', id)
-    .returningAll().executeTakeFirstOrThrow();
+  tx
+    .updateTable('contact_emails')
+    .set({ email_address: address, email_lc: address.toLowerCase() })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
 
 export type PhoneValues = { phone_number: string; type: number; label: string };
 
 const phoneInsert = prepared<null, PhoneValues & { contact_id: number }, PhoneRow>('add a phone', (db, _, p) =>
-  db.insertInto('contact_phones').values({ ...p, is_primary: 0 }).returningAll());
+  db
+    .insertInto('contact_phones')
+    .values({ ...p, is_primary: 0 })
+    .returningAll(),
+);
 
 export const insertPhone = async (tx: Db, contactId: number, values: PhoneValues): Promise<PhoneRow> =>
   inserted(await phoneInsert(tx, null, { contact_id: contactId, ...values }));
@@ -70,7 +92,16 @@ export async function deletePoints(tx: Db, table: PointTable, ids: number[]): Pr
 
 /** Makes one row of the contact primary and the others not (`null`: none, the contact has no rows left). */
 export async function setPrimary(tx: Db, table: PointTable, contactId: number, primaryId: number | null): Promise<void> {
-  await tx.updateTable(pointTable(table))
-    .set((eb) => ({ is_primary: eb.case().when('id', '=', primaryId ?? 0).then(1).else(0).end() }))
-    .where('contact_id', '=', contactId).execute();
+  await tx
+    .updateTable(pointTable(table))
+    .set((eb) => ({
+      is_primary: eb
+        .case()
+        .when('id', '=', primaryId ?? 0)
+        .then(1)
+        .else(0)
+        .end(),
+    }))
+    .where('contact_id', '=', contactId)
+    .execute();
 }

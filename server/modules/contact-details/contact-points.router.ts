@@ -3,7 +3,14 @@ import { authOf } from '../../auth/middleware.js';
 import type { Context } from '../../context.js';
 import { paging } from '../../contracts/common.js';
 import {
-  addEmailBody, addPhoneBody, changeEmailBody, changePhoneBody, emailIdParams, phoneIdParams, replaceEmailsBody, replacePhonesBody,
+  addEmailBody,
+  addPhoneBody,
+  changeEmailBody,
+  changePhoneBody,
+  emailIdParams,
+  phoneIdParams,
+  replaceEmailsBody,
+  replacePhonesBody,
 } from '../../contracts/contact-details.js';
 import { contactIdParam } from '../../contracts/contacts.js';
 import { pageMeta, sendList, sendNoContent, sendSuccess, wholeList } from '../../lib/envelope.js';

@@ -70,7 +70,10 @@ type Outcome = { audit: AuditEntry[]; text?: string; id?: number; added?: Row };
  * entries are written again.
  */
 function finish<R extends Row & E, E>(
-  kind: PointKind<R, E>, contact: Contact, settled: { rows: R[]; moved: boolean }, { audit, text, id, added }: Outcome,
+  kind: PointKind<R, E>,
+  contact: Contact,
+  settled: { rows: R[]; moved: boolean },
+  { audit, text, id, added }: Outcome,
 ): DetailChange<PointsResult<R>> {
   const column = kind.dataTypes.primary;
   const primary = settled.rows.find((r) => r.is_primary);
@@ -81,7 +84,10 @@ function finish<R extends Row & E, E>(
   const rows = [...settled.rows].sort((a, b) => b.is_primary - a.is_primary || a.id - b.id);
 
   return {
-    result: { rows, row: rows.find((r) => r.id === id) }, audit, activity: kind.activity, text: text ?? activityText(kind, audit[0]),
+    result: { rows, row: rows.find((r) => r.id === id) },
+    audit,
+    activity: kind.activity,
+    text: text ?? activityText(kind, audit[0]),
     columns: { [column]: value },
     // An entry added and nothing else changed: the search terms only gain it.
     ...(added && audit.length === 1 ? { searchAdded: true } : { searchChanged: true }),
@@ -92,16 +98,26 @@ function activityText<R extends Row & E, E>(kind: PointKind<R, E>, entry: AuditE
   const noun = capitalised(kind.noun);
   if (!entry) return '';
   switch (entry.dataType) {
-    case kind.dataTypes.added: return `${noun} ${entry.new} added`;
-    case kind.dataTypes.removed: return `${noun} ${entry.old} removed`;
-    case kind.dataTypes.changed: return `${noun} ${entry.old} changed to ${entry.new}`;
-    default: return `Primary ${kind.noun} set to ${entry.new || '(none)'}`;
+    case kind.dataTypes.added:
+      return `${noun} ${entry.new} added`;
+    case kind.dataTypes.removed:
+      return `${noun} ${entry.old} removed`;
+    case kind.dataTypes.changed:
+      return `${noun} ${entry.old} changed to ${entry.new}`;
+    default:
+      return `Primary ${kind.noun} set to ${entry.new || '(none)'}`;
   }
 }
 
 const entryAudit = (dataType: string, old?: string, value?: string): AuditEntry => ({ action: 'update', dataType, old, new: value });
 
-export async function listPoints<R extends Row & E, E>(ctx: Context, auth: AuthContext, kind: PointKind<R, E>, contactId: number, page: PageRequest) {
+export async function listPoints<R extends Row & E, E>(
+  ctx: Context,
+  auth: AuthContext,
+  kind: PointKind<R, E>,
+  contactId: number,
+  page: PageRequest,
+) {
   await visibleContact(ctx.store.db, auth.scope, contactId);
   return kind.page(ctx.store.db, contactId, page);
 }
@@ -112,13 +128,26 @@ async function pointOf<R extends Row & E, E>(db: Db, kind: PointKind<R, E>, cont
   return row;
 }
 
-export async function getPoint<R extends Row & E, E>(ctx: Context, auth: AuthContext, kind: PointKind<R, E>, contactId: number, id: number) {
+export async function getPoint<R extends Row & E, E>(
+  ctx: Context,
+  auth: AuthContext,
+  kind: PointKind<R, E>,
+  contactId: number,
+  id: number,
+) {
   await visibleContact(ctx.store.db, auth.scope, contactId);
   return pointOf(ctx.store.db, kind, contactId, id);
 }
 
 /** Adds an entry; one the contact already has (same key) is changed instead, so a retried request adds nothing. */
-export function addPoint<R extends Row & E, E>(ctx: Context, auth: AuthContext, kind: PointKind<R, E>, contactId: number, entry: E, primary: boolean) {
+export function addPoint<R extends Row & E, E>(
+  ctx: Context,
+  auth: AuthContext,
+  kind: PointKind<R, E>,
+  contactId: number,
+  entry: E,
+  primary: boolean,
+) {
   return changeContactDetails(ctx, auth, contactId, async (tx, contact) => {
     let rows = await kind.rows(tx, contact.id);
     const same = rows.find((r) => kind.keyOf(r) === kind.keyOf(entry));
@@ -143,7 +172,11 @@ export function addPoint<R extends Row & E, E>(ctx: Context, auth: AuthContext, 
  * primary becomes primary; none marked, the primary stays if it is kept, else the list's first entry is primary.
  */
 export function replacePoints<R extends Row & E, E>(
-  ctx: Context, auth: AuthContext, kind: PointKind<R, E>, contactId: number, entries: (E & { is_primary: boolean })[],
+  ctx: Context,
+  auth: AuthContext,
+  kind: PointKind<R, E>,
+  contactId: number,
+  entries: (E & { is_primary: boolean })[],
 ) {
   return changeContactDetails(ctx, auth, contactId, async (tx, contact) => {
     const before = await kind.rows(tx, contact.id);
@@ -154,7 +187,11 @@ export function replacePoints<R extends Row & E, E>(
       else wanted.set(kind.keyOf(entry), { ...entry });
     }
     const gone = before.filter((r) => !wanted.has(kind.keyOf(r)));
-    await deletePoints(tx, kind.table, gone.map((r) => r.id));
+    await deletePoints(
+      tx,
+      kind.table,
+      gone.map((r) => r.id),
+    );
     const audit = gone.map((r) => entryAudit(kind.dataTypes.removed, kind.describe(r), ''));
     let rows = before.filter((r) => !gone.includes(r));
     const ids = new Map<string, number>();
@@ -183,7 +220,13 @@ export function replacePoints<R extends Row & E, E>(
  * (an only entry stays primary); left out, nothing moves. Another entry of the contact with the same key is a 409.
  */
 export function changePoint<R extends Row & E, E>(
-  ctx: Context, auth: AuthContext, kind: PointKind<R, E>, contactId: number, id: number, entryFor: (row: R) => E, primary: boolean | undefined,
+  ctx: Context,
+  auth: AuthContext,
+  kind: PointKind<R, E>,
+  contactId: number,
+  id: number,
+  entryFor: (row: R) => E,
+  primary: boolean | undefined,
 ) {
   return changeContactDetails(ctx, auth, contactId, async (tx, contact) => {
     let rows = await kind.rows(tx, contact.id);
@@ -208,6 +251,8 @@ export function deletePoint<R extends Row & E, E>(ctx: Context, auth: AuthContex
     const row = await pointOf(tx, kind, contactId, id, rows);
     await deletePoints(tx, kind.table, [row.id]);
     const rest = rows.filter((r) => r.id !== row.id);
-    return finish(kind, contact, await settle(tx, kind, contact.id, rest), { audit: [entryAudit(kind.dataTypes.removed, kind.describe(row), '')] });
+    return finish(kind, contact, await settle(tx, kind, contact.id, rest), {
+      audit: [entryAudit(kind.dataTypes.removed, kind.describe(row), '')],
+    });
   });
 }

@@ -13,8 +13,13 @@ import { changeContactDetails, type DetailChange } from './detail-change.js';
 
 const added = (tag: tags.Tag): AuditEntry => ({ action: 'update', dataType: 'tag_added', new: tag.title });
 const removed = (tag: tags.Tag): AuditEntry => ({ action: 'update', dataType: 'tag_removed', old: tag.title });
-const tagChange = (result: tags.Tag, audit: AuditEntry[], text: string): DetailChange<tags.Tag> =>
-  ({ result, audit, activity: ActivityType.tagsChanged, text, detailKinds: DETAIL_KINDS.tags });
+const tagChange = (result: tags.Tag, audit: AuditEntry[], text: string): DetailChange<tags.Tag> => ({
+  result,
+  audit,
+  activity: ActivityType.tagsChanged,
+  text,
+  detailKinds: DETAIL_KINDS.tags,
+});
 
 export async function listContactTags(ctx: Context, auth: AuthContext, contactId: number, page: PageRequest) {
   await visibleContact(ctx.store.db, auth.scope, contactId);

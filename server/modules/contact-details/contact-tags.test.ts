@@ -32,10 +32,16 @@ describe('GET and POST /rest/1/contacts/{id}/tags', () => {
     await rep.post(`/rest/1/contacts/${id}/tags`, { title: 'Another' });
     const listed = await rep.get(`/rest/1/contacts/${id}/tags`);
     expect(listed.body.tags).toEqual({
-      tags: [{ id: expect.any(Number), title: 'Another' }, reply.body.tag], page: 1, page_size: 25, total_results: 2, total_pages: 1,
+      tags: [{ id: expect.any(Number), title: 'Another' }, reply.body.tag],
+      page: 1,
+      page_size: 25,
+      total_results: 2,
+      total_pages: 1,
     });
     expect(await recordTags(id)).toEqual(listed.body.tags.tags);
-    expect((await rep.get(`/rest/1/contacts?tag_id=${reply.body.tag.id}`)).body.contacts.contacts.map((c: any) => c.contact_user_id)).toEqual([id]);
+    expect(
+      (await rep.get(`/rest/1/contacts?tag_id=${reply.body.tag.id}`)).body.contacts.contacts.map((c: any) => c.contact_user_id),
+    ).toEqual([id]);
     const audit = (await rep.get(`/rest/1/contacts/${id}/auditlog`)).body.contact_activities.contact_activities;
     expect(audit.filter((a: any) => a.data_type === 'tag_added').map((a: any) => a.new)).toEqual(['Another', 'Brand new']);
   });
@@ -47,7 +53,11 @@ describe('GET and POST /rest/1/contacts/{id}/tags', () => {
     expect(await versionOf(id)).toBe(version);
   });
 
-  it.each([[{}, 40002], [{ title: '' }, 40003], [{ title: { a: 1 } }, 40003]])('refuses %j with a 400 naming title, storing nothing', async (body, code) => {
+  it.each([
+    [{}, 40002],
+    [{ title: '' }, 40003],
+    [{ title: { a: 1 } }, 40003],
+  ])('refuses %j with a 400 naming title, storing nothing', async (body, code) => {
     const id = await newContact();
     const [version, tags] = [await versionOf(id), (await catalog()).length];
     const reply = await rep.post(`/rest/1/contacts/${id}/tags`, body);
@@ -99,7 +109,7 @@ describe('GET, PUT and DELETE /rest/1/contacts/{id}/tags/{tag_id}', () => {
   });
 });
 
-describe('another member\'s contact', () => {
+describe("another member's contact", () => {
   it('answers 404 on every route and changes nothing', async () => {
     const id = await newContact({ tags: ['Private'] });
     const [tag] = await recordTags(id);
@@ -107,9 +117,11 @@ describe('another member\'s contact', () => {
     for (const who of ['teammate', 'outsider', 'otherVendor'] as const) {
       const other = api(team[who]);
       const replies = [
-        await other.get(`/rest/1/contacts/${id}/tags`), await other.get(`/rest/1/contacts/${id}/tags/${tag.id}`),
+        await other.get(`/rest/1/contacts/${id}/tags`),
+        await other.get(`/rest/1/contacts/${id}/tags/${tag.id}`),
         await other.post(`/rest/1/contacts/${id}/tags`, { title: 'Theirs' }),
-        await other.put(`/rest/1/contacts/${id}/tags/${tag.id}`, { title: 'Theirs' }), await other.delete(`/rest/1/contacts/${id}/tags/${tag.id}`),
+        await other.put(`/rest/1/contacts/${id}/tags/${tag.id}`, { title: 'Theirs' }),
+        await other.delete(`/rest/1/contacts/${id}/tags/${tag.id}`),
       ];
       expect(replies.map((r) => r.status)).toEqual([404, 404, 404, 404, 404]);
     }

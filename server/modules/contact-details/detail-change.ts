@@ -30,7 +30,10 @@ export type DetailChange<T> = {
  * record cache, modification time, denormalised columns, search terms) with the activity and audit records.
  */
 export function changeContactDetails<T>(
-  ctx: Context, auth: AuthContext, contactId: number, work: (tx: Db, contact: Contact, at: string) => Promise<DetailChange<T>>,
+  ctx: Context,
+  auth: AuthContext,
+  contactId: number,
+  work: (tx: Db, contact: Contact, at: string) => Promise<DetailChange<T>>,
 ): Promise<T> {
   return ctx.store.write(async (tx) => {
     const contact = await visibleContact(tx, auth.scope, contactId);
@@ -38,10 +41,19 @@ export function changeContactDetails<T>(
     const change = await work(tx, contact, at);
     if (change.audit.length) {
       await updateContactRow(tx, contact, {
-        changes: change.columns ?? {}, at, detailKinds: change.detailKinds, searchChanged: change.searchChanged, searchAdded: change.searchAdded,
+        changes: change.columns ?? {},
+        at,
+        detailKinds: change.detailKinds,
+        searchChanged: change.searchChanged,
+        searchAdded: change.searchAdded,
       });
       await recordChange(tx, {
-        contactIds: [contact.id], memberId: auth.member.id, at, activity: change.activity, text: change.text, audit: change.audit,
+        contactIds: [contact.id],
+        memberId: auth.member.id,
+        at,
+        activity: change.activity,
+        text: change.text,
+        audit: change.audit,
       });
     }
     return change.result;

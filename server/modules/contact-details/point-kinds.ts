@@ -44,10 +44,19 @@ export const PHONES: PointKind<repo.PhoneRow, repo.PhoneValues> = {
   update: (tx, id, p) => repo.updatePhone(tx, id, { phone_number: p.phone_number, type: p.type, label: p.label }),
 };
 
-export const emailRecord = (row: repo.EmailRow): ContactEmailRecord => ({ id: row.id, email_address: row.email_address, is_primary: !!row.is_primary });
+export const emailRecord = (row: repo.EmailRow): ContactEmailRecord => ({
+  id: row.id,
+  email_address: row.email_address,
+  is_primary: !!row.is_primary,
+});
 
 /** Digits in, formatted out: `phone_number` is formatted, `raw_phone` (extension) its digits. */
 export const phoneRecord = (row: repo.PhoneRow): PhoneRecord => ({
-  id: row.id, type: row.type, type_name: typeName(row.type), phone_number: formatPhone(row.phone_number), raw_phone: row.phone_number,
-  label: row.label, is_primary: !!row.is_primary,
+  id: row.id,
+  type: row.type,
+  type_name: typeName(row.type),
+  phone_number: formatPhone(row.phone_number),
+  raw_phone: row.phone_number,
+  label: row.label,
+  is_primary: !!row.is_primary,
 });

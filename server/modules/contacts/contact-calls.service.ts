@@ -8,7 +8,15 @@ import { formatPhone } from './contacts.serializer.js';
 
 /* What the dialer writes on contacts: call results and notes, through the same write path as every other change. */
 
-export type CallResult = { memberId: number; contactId: number; result: string; phone: string; startedAt: string; at: string; sessionId: number };
+export type CallResult = {
+  memberId: number;
+  contactId: number;
+  result: string;
+  phone: string;
+  startedAt: string;
+  at: string;
+  sessionId: number;
+};
 
 /** A dial session's call on its contact: call_result, contacted, total_calls and last_call_time, with an activity. */
 export async function recordCallResult(tx: Db, r: CallResult): Promise<void> {
@@ -18,8 +26,12 @@ export async function recordCallResult(tx: Db, r: CallResult): Promise<void> {
   await updateContactRow(tx, contact, { changes, at: r.at });
   const audit = auditChanges(contact, changes);
   await recordChange(tx, {
-    contactIds: [contact.id], memberId: r.memberId, at: r.at, activity: ActivityType.called,
-    text: `Called ${formatPhone(r.phone)}: ${r.result || 'no disposition'} (dial session ${r.sessionId})`, audit,
+    contactIds: [contact.id],
+    memberId: r.memberId,
+    at: r.at,
+    activity: ActivityType.called,
+    text: `Called ${formatPhone(r.phone)}: ${r.result || 'no disposition'} (dial session ${r.sessionId})`,
+    audit,
   });
 }
 

@@ -21,8 +21,14 @@ const keyOf = (c: Counted) => `${c.owner_id}:${c.folder_id ?? 0}:${c.trashed}:${
 type CountRow = { org_id: number; owner_id: number; folder_key: number; trashed: number; archived: number; n: number };
 
 const upsertCounts = (db: Db, rows: CountRow[] | Placeholders<CountRow>[]) =>
-  db.insertInto('contact_counts').values(rows as CountRow[])
-    .onConflict((oc) => oc.columns(['owner_id', 'folder_key', 'trashed', 'archived']).doUpdateSet((eb) => ({ n: eb('contact_counts.n', '+', eb.ref('excluded.n')) })));
+  db
+    .insertInto('contact_counts')
+    .values(rows as CountRow[])
+    .onConflict((oc) =>
+      oc
+        .columns(['owner_id', 'folder_key', 'trashed', 'archived'])
+        .doUpdateSet((eb) => ({ n: eb('contact_counts.n', '+', eb.ref('excluded.n')) })),
+    );
 
 /* Prepared: most writes change one partition (each contact a dial session creates, say). */
 const countOne = prepared<null, CountRow, unknown>('count one partition', (db, _, p) => upsertCounts(db, [p]));
@@ -35,9 +41,16 @@ async function applyChanges(tx: Db, changes: Change[]): Promise<void> {
     if (entry) entry.n += n;
     else deltas.set(keyOf(contact), { contact, n });
   }
-  const rows = [...deltas.values()].filter((d) => d.n !== 0).map(({ contact: c, n }) => ({
-    org_id: c.org_id, owner_id: c.owner_id, folder_key: c.folder_id ?? 0, trashed: c.trashed, archived: c.archived, n,
-  }));
+  const rows = [...deltas.values()]
+    .filter((d) => d.n !== 0)
+    .map(({ contact: c, n }) => ({
+      org_id: c.org_id,
+      owner_id: c.owner_id,
+      folder_key: c.folder_id ?? 0,
+      trashed: c.trashed,
+      archived: c.archived,
+      n,
+    }));
   if (!rows.length) return;
   if (rows.length === 1) {
     await countOne(tx, null, rows[0]!);
@@ -56,19 +69,27 @@ export function adjustCounts(tx: Db, before: Counted[], after: Counted[]): Promi
  * folder (a folder deleted into another), or all of an owner's contacts to another owner (a member deleted).
  */
 export async function moveCounts(
-  tx: Db, from: { orgId: number; folderIds?: number[]; ownerId?: number }, to: { folderId?: number | null; ownerId?: number },
+  tx: Db,
+  from: { orgId: number; folderIds?: number[]; ownerId?: number },
+  to: { folderId?: number | null; ownerId?: number },
 ): Promise<void> {
   let taken = tx.deleteFrom('contact_counts').where('org_id', '=', from.orgId);
   if (from.folderIds) taken = taken.where('folder_key', 'in', from.folderIds);
   if (from.ownerId !== undefined) taken = taken.where('owner_id', '=', from.ownerId);
   const rows = await taken.returningAll().execute();
-  await applyChanges(tx, rows.map((r) => ({
-    contact: {
-      org_id: r.org_id, owner_id: to.ownerId ?? r.owner_id, folder_id: to.folderId === undefined ? r.folder_key : to.folderId,
-      trashed: r.trashed, archived: r.archived,
-    },
-    n: r.n,
-  })));
+  await applyChanges(
+    tx,
+    rows.map((r) => ({
+      contact: {
+        org_id: r.org_id,
+        owner_id: to.ownerId ?? r.owner_id,
+        folder_id: to.folderId === undefined ? r.folder_key : to.folderId,
+        trashed: r.trashed,
+        archived: r.archived,
+      },
+      n: r.n,
+    })),
+  );
 }
 
 /** Contacts of one partition, as a grouped read of the contacts about to move gives them. */
@@ -76,7 +97,13 @@ export type CountedGroup = Counted & { n: number };
 
 /** Counts groups of contacts out of their partitions and into those a move takes them to (a chunk moved or transferred). */
 export function shiftCounts(tx: Db, groups: CountedGroup[], to: Partial<Pick<Counted, 'owner_id' | 'folder_id'>>): Promise<void> {
-  return applyChanges(tx, groups.flatMap(({ n, ...contact }) => [{ contact, n: -n }, { contact: { ...contact, ...to }, n }]));
+  return applyChanges(
+    tx,
+    groups.flatMap(({ n, ...contact }) => [
+      { contact, n: -n },
+      { contact: { ...contact, ...to }, n },
+    ]),
+  );
 }
 
 /** Counts an organisation's contacts again from scratch: after a bulk load that wrote contacts directly. */
@@ -86,9 +113,17 @@ export async function recountOrganisation(tx: Db, orgId: number): Promise<void> 
     .insertInto('contact_counts')
     .columns(['org_id', 'owner_id', 'folder_key', 'trashed', 'archived', 'n'])
     .expression(
-      tx.selectFrom('contacts')
+      tx
+        .selectFrom('contacts')
         .where('org_id', '=', orgId)
-        .select((eb) => ['org_id', 'owner_id', eb.fn.coalesce('folder_id', sql.lit(0)).as('folder_key'), 'trashed', 'archived', eb.fn.countAll().as('n')])
+        .select((eb) => [
+          'org_id',
+          'owner_id',
+          eb.fn.coalesce('folder_id', sql.lit(0)).as('folder_key'),
+          'trashed',
+          'archived',
+          eb.fn.countAll().as('n'),
+        ])
         .groupBy(['org_id', 'owner_id', sql`coalesce(folder_id, 0)`, 'trashed', 'archived']),
     )
     .execute();
@@ -96,8 +131,13 @@ export async function recountOrganisation(tx: Db, orgId: number): Promise<void> 
 
 /** Active contacts (not trashed, not archived) a scope holds, per folder (0: none) or per owner: from the kept counts. */
 export async function activeCountsBy(db: Db, scope: Scope, by: 'folder_key' | 'owner_id'): Promise<Map<number, number>> {
-  let q = db.selectFrom('contact_counts').select((eb) => [by, eb.fn.sum<number>('n').as('n')])
-    .where('org_id', '=', scope.orgId).where('trashed', '=', 0).where('archived', '=', 0).groupBy(by);
+  let q = db
+    .selectFrom('contact_counts')
+    .select((eb) => [by, eb.fn.sum<number>('n').as('n')])
+    .where('org_id', '=', scope.orgId)
+    .where('trashed', '=', 0)
+    .where('archived', '=', 0)
+    .groupBy(by);
   if (scope.kind === 'team') q = q.where('owner_id', 'in', scope.memberIds);
   const rows = await q.execute();
   return new Map(rows.map((r) => [Number((r as Record<string, unknown>)[by]), Number(r.n)]));

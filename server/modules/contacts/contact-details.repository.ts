@@ -45,7 +45,10 @@ const insertEmail = prepared<null, NewEmail, unknown>('insert e-mail', (db, _, p
 
 async function writePrimaryPhone(tx: Db, { contact, body, isNew }: Details): Promise<boolean> {
   if (body.phone === undefined && body.phone_type === undefined && body.phone_label === undefined) return false;
-  const primary = isNew ? undefined : ((await primaryOf(tx, 'contact_phones', contact.id)) as { id: number; phone_number: string; type: number; label: string } | undefined);
+  const primary = isNew
+    ? undefined
+    : ((await primaryOf(tx, 'contact_phones', contact.id)) as
+        { id: number; phone_number: string; type: number; label: string } | undefined);
   const digits = body.phone === undefined ? primary?.phone_number : phoneDigits(body.phone);
   if (!digits) {
     if (!primary) return false;
@@ -65,13 +68,19 @@ async function writePrimaryPhone(tx: Db, { contact, body, isNew }: Details): Pro
 async function writePrimaryEmail(tx: Db, { contact, body, isNew }: Details): Promise<boolean> {
   const email = body.email;
   if (email === undefined) return false;
-  const primary = isNew ? undefined : ((await primaryOf(tx, 'contact_emails', contact.id)) as { id: number; email_address: string } | undefined);
+  const primary = isNew
+    ? undefined
+    : ((await primaryOf(tx, 'contact_emails', contact.id)) as { id: number; email_address: string } | undefined);
   if (!email) {
     if (!primary) return false;
     await tx.deleteFrom('contact_emails').where('id', '=', primary.id).execute();
   } else if (primary) {
     if (primary.email_address === email) return false;
-    await tx.updateTable('contact_emails').set({ email_address: email, email_lc: email.toLowerCase() }).where('id', '=', primary.id).execute();
+    await tx
+      .updateTable('contact_emails')
+      .set({ email_address: email, email_lc: email.toLowerCase() })
+      .where('id', '=', primary.id)
+      .execute();
   } else {
     await insertEmail(tx, null, { contact_id: contact.id, email_address: email, email_lc: email.toLowerCase(), is_primary: 1 });
   }
@@ -83,11 +92,18 @@ async function writeAddress(tx: Db, { contact, body, isNew }: Details): Promise<
   if (!Object.keys(given).length) return false;
   const primary = isNew ? undefined : ((await primaryOf(tx, 'contact_addresses', contact.id)) as Record<string, unknown> | undefined);
   if (!primary) {
-    await tx.insertInto('contact_addresses').values({ contact_id: contact.id, ...given, type: 'home', is_primary: 1 }).execute();
+    await tx
+      .insertInto('contact_addresses')
+      .values({ contact_id: contact.id, ...given, type: 'home', is_primary: 1 })
+      .execute();
     return true;
   }
   if (Object.entries(given).every(([k, v]) => primary[k] === v)) return false;
-  await tx.updateTable('contact_addresses').set(given).where('id', '=', primary.id as number).execute();
+  await tx
+    .updateTable('contact_addresses')
+    .set(given)
+    .where('id', '=', primary.id as number)
+    .execute();
   return true;
 }
 
@@ -99,22 +115,36 @@ async function appendRows(tx: Db, { contact, body, isNew }: Details): Promise<bo
     const existing = new Set(rows.map((p) => p.phone_number));
     if (isNew && body.phone) existing.add(phoneDigits(body.phone));
     const fresh = body.additional_phone
-      .map((p) => ({ contact_id: contact.id, phone_number: phoneDigits(p.number), type: p.phone_type, label: p.phone_label, is_primary: 0 }))
+      .map((p) => ({
+        contact_id: contact.id,
+        phone_number: phoneDigits(p.number),
+        type: p.phone_type,
+        label: p.phone_label,
+        is_primary: 0,
+      }))
       .filter((p) => !existing.has(p.phone_number) && existing.add(p.phone_number));
     if (fresh.length) await tx.insertInto('contact_phones').values(fresh).execute();
     changed ||= fresh.length > 0;
   }
   if (body.additional_name?.length) {
-    await tx.insertInto('contact_names').values(body.additional_name.map((n) => ({ contact_id: contact.id, ...n }))).execute();
+    await tx
+      .insertInto('contact_names')
+      .values(body.additional_name.map((n) => ({ contact_id: contact.id, ...n })))
+      .execute();
     changed = true;
   }
   if (body.question?.length && body.answer?.length) {
-    await tx.insertInto('contact_answers')
-      .values(body.question.map((question, i) => ({ contact_id: contact.id, question, answer: body.answer![i] ?? '' }))).execute();
+    await tx
+      .insertInto('contact_answers')
+      .values(body.question.map((question, i) => ({ contact_id: contact.id, question, answer: body.answer![i] ?? '' })))
+      .execute();
     changed = true;
   }
   if (body.social_accounts?.length) {
-    await tx.insertInto('contact_social_accounts').values(body.social_accounts.map((s) => ({ contact_id: contact.id, ...s }))).execute();
+    await tx
+      .insertInto('contact_social_accounts')
+      .values(body.social_accounts.map((s) => ({ contact_id: contact.id, ...s })))
+      .execute();
     changed = true;
   }
   return changed;
@@ -124,13 +154,22 @@ async function appendRows(tx: Db, { contact, body, isNew }: Details): Promise<bo
 export async function attachTags(tx: Db, contact: Pick<Contact, 'id' | 'org_id'>, titles: string[], at: string): Promise<boolean> {
   const wanted = new Map(titles.map((t) => [t.toLowerCase(), t]));
   if (!wanted.size) return false;
-  await tx.insertInto('tags')
+  await tx
+    .insertInto('tags')
     .values([...wanted].map(([lc, title]) => ({ org_id: contact.org_id, title, title_lc: lc, created_at: at })))
     .onConflict((oc) => oc.columns(['org_id', 'title_lc']).doNothing())
     .execute();
-  const tags = await tx.selectFrom('tags').select('id').where('org_id', '=', contact.org_id).where('title_lc', 'in', [...wanted.keys()]).execute();
-  const [result] = await tx.insertInto('contact_tags').values(tags.map((t) => ({ contact_id: contact.id, tag_id: t.id })))
-    .onConflict((oc) => oc.columns(['contact_id', 'tag_id']).doNothing()).execute();
+  const tags = await tx
+    .selectFrom('tags')
+    .select('id')
+    .where('org_id', '=', contact.org_id)
+    .where('title_lc', 'in', [...wanted.keys()])
+    .execute();
+  const [result] = await tx
+    .insertInto('contact_tags')
+    .values(tags.map((t) => ({ contact_id: contact.id, tag_id: t.id })))
+    .onConflict((oc) => oc.columns(['contact_id', 'tag_id']).doNothing())
+    .execute();
   return Number(result?.numInsertedOrUpdatedRows ?? 0) > 0;
 }
 
@@ -140,14 +179,23 @@ type CustomFieldInput = NonNullable<ContactInput['custom_fields']>[number];
  * Custom fields are named by display name; a name the organisation has not used yet creates the field with
  * the given type. Values are checked against the field's type; every bad value is reported at once.
  */
-async function writeCustomFields(tx: Db, contact: Pick<Contact, 'id' | 'org_id'>, values: CustomFieldInput[], at: string): Promise<boolean> {
+async function writeCustomFields(
+  tx: Db,
+  contact: Pick<Contact, 'id' | 'org_id'>,
+  values: CustomFieldInput[],
+  at: string,
+): Promise<boolean> {
   const problems: DebugCode[] = [];
   let changed = false;
   for (const [i, input] of values.entries()) {
     const field = await findOrCreateField(tx, contact.org_id, input, at);
     const checked = await normaliseValue(tx, field, input.value);
     if ('error' in checked) {
-      problems.push({ code: Codes.invalidField, field: `custom_fields.${i}.value`, reason: `custom_fields.${i}.value (${input.name}) ${checked.error}.` });
+      problems.push({
+        code: Codes.invalidField,
+        field: `custom_fields.${i}.value`,
+        reason: `custom_fields.${i}.value (${input.name}) ${checked.error}.`,
+      });
       continue;
     }
     changed = (await setCustomValue(tx, contact.id, field.id, checked.value)) || changed;
@@ -158,26 +206,51 @@ async function writeCustomFields(tx: Db, contact: Pick<Contact, 'id' | 'org_id'>
 
 /** Sets (or with null removes) one custom value; answers whether it changed. */
 export async function setCustomValue(tx: Db, contactId: number, fieldId: number, value: string | null): Promise<boolean> {
-  const current = await tx.selectFrom('contact_custom_values').select('value')
-    .where('contact_id', '=', contactId).where('custom_field_id', '=', fieldId).executeTakeFirst();
+  const current = await tx
+    .selectFrom('contact_custom_values')
+    .select('value')
+    .where('contact_id', '=', contactId)
+    .where('custom_field_id', '=', fieldId)
+    .executeTakeFirst();
   if ((current?.value ?? null) === value) return false;
   if (value === null) {
     await tx.deleteFrom('contact_custom_values').where('contact_id', '=', contactId).where('custom_field_id', '=', fieldId).execute();
   } else {
-    await tx.insertInto('contact_custom_values').values({ contact_id: contactId, custom_field_id: fieldId, value })
-      .onConflict((oc) => oc.columns(['contact_id', 'custom_field_id']).doUpdateSet({ value })).execute();
+    await tx
+      .insertInto('contact_custom_values')
+      .values({ contact_id: contactId, custom_field_id: fieldId, value })
+      .onConflict((oc) => oc.columns(['contact_id', 'custom_field_id']).doUpdateSet({ value }))
+      .execute();
   }
   return true;
 }
 
 async function findOrCreateField(tx: Db, orgId: number, input: CustomFieldInput, at: string) {
   const nameLc = input.name.toLowerCase();
-  const existing = await tx.selectFrom('custom_fields').selectAll().where('org_id', '=', orgId).where('name_lc', '=', nameLc).executeTakeFirst();
+  const existing = await tx
+    .selectFrom('custom_fields')
+    .selectAll()
+    .where('org_id', '=', orgId)
+    .where('name_lc', '=', nameLc)
+    .executeTakeFirst();
   if (existing) return existing;
-  const last = await tx.selectFrom('custom_fields').select((eb) => eb.fn.max('display_order').as('n')).where('org_id', '=', orgId).executeTakeFirst();
-  return tx.insertInto('custom_fields')
-    .values({ org_id: orgId, display_name: input.name, name_lc: nameLc, type_id: input.type, display_order: Number(last?.n ?? 0) + 1, created_at: at })
-    .returningAll().executeTakeFirstOrThrow();
+  const last = await tx
+    .selectFrom('custom_fields')
+    .select((eb) => eb.fn.max('display_order').as('n'))
+    .where('org_id', '=', orgId)
+    .executeTakeFirst();
+  return tx
+    .insertInto('custom_fields')
+    .values({
+      org_id: orgId,
+      display_name: input.name,
+      name_lc: nameLc,
+      type_id: input.type,
+      display_order: Number(last?.n ?? 0) + 1,
+      created_at: at,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 type Checked = { value: string | null } | { error: string };
@@ -209,7 +282,7 @@ export async function normaliseValue(tx: Db, field: { id: number; type_id: numbe
       return date ? { value: date } : { error: 'must be a date (YYYY-MM-DD or M/D/YYYY)' };
     }
     case 6:
-      return { value: (await findOption(tx, field.id, raw) ?? await insertOption(tx, field.id, raw.slice(0, 255))).label };
+      return { value: ((await findOption(tx, field.id, raw)) ?? (await insertOption(tx, field.id, raw.slice(0, 255)))).label };
     case 7:
       return /^-?\d+(\.\d+)?$/.test(raw) ? { value: raw } : { error: 'must be a number' };
     default:

@@ -32,14 +32,25 @@ export async function recordChange(
   if (change.contactIds.length === 1) return recordOne(db, change.contactIds[0]!, change);
   await db
     .insertInto('contact_activities')
-    .values(change.contactIds.map((id) => ({
-      contact_id: id, member_id: change.memberId, activity_type: change.activity, activity: change.text, created_at: change.at,
-    })))
+    .values(
+      change.contactIds.map((id) => ({
+        contact_id: id,
+        member_id: change.memberId,
+        activity_type: change.activity,
+        activity: change.text,
+        created_at: change.at,
+      })),
+    )
     .execute();
   const rows = change.contactIds.flatMap((id) =>
     change.audit.map((a) => ({
-      contact_id: id, member_id: change.memberId, action: a.action, data_type: a.dataType,
-      old_value: a.old ?? '', new_value: a.new ?? '', created_at: change.at,
+      contact_id: id,
+      member_id: change.memberId,
+      action: a.action,
+      data_type: a.dataType,
+      old_value: a.old ?? '',
+      new_value: a.new ?? '',
+      created_at: change.at,
     })),
   );
   if (rows.length) await db.insertInto('contact_audit').values(rows).execute();
@@ -50,21 +61,41 @@ type AuditColumns = { actions: AuditEntry['action'][]; dataTypes: string[]; olds
 
 /* Prepared, for the change of one contact (a create, an update): most writes are that, many in a row in a dial session. */
 const insertActivity = prepared<null, OneChange, unknown>('insert activity', (db, _, p) =>
-  db.insertInto('contact_activities').values({ contact_id: p.contactId, member_id: p.memberId, activity_type: p.activity, activity: p.text, created_at: p.at }));
+  db
+    .insertInto('contact_activities')
+    .values({ contact_id: p.contactId, member_id: p.memberId, activity_type: p.activity, activity: p.text, created_at: p.at }),
+);
 
 const insertAudit = prepared<null, Omit<OneChange, 'activity' | 'text'> & AuditColumns, unknown>('insert audit', (db, _, p) =>
-  db.insertInto('contact_audit').values(p.actions.map((action, i) => ({
-    contact_id: p.contactId, member_id: p.memberId, action, data_type: p.dataTypes[i]!, old_value: p.olds[i]!,
-    new_value: p.news[i]!, created_at: p.at,
-  }))));
+  db.insertInto('contact_audit').values(
+    p.actions.map((action, i) => ({
+      contact_id: p.contactId,
+      member_id: p.memberId,
+      action,
+      data_type: p.dataTypes[i]!,
+      old_value: p.olds[i]!,
+      new_value: p.news[i]!,
+      created_at: p.at,
+    })),
+  ),
+);
 
-async function recordOne(db: Db, contactId: number, change: { memberId: number; at: string; activity: number; text: string; audit: AuditEntry[] }) {
+async function recordOne(
+  db: Db,
+  contactId: number,
+  change: { memberId: number; at: string; activity: number; text: string; audit: AuditEntry[] },
+) {
   const { memberId, at, audit } = change;
   await insertActivity(db, null, { contactId, memberId, at, activity: change.activity, text: change.text });
   if (!audit.length) return;
   await insertAudit(db, null, {
-    contactId, memberId, at, actions: audit.map((a) => a.action), dataTypes: audit.map((a) => a.dataType),
-    olds: audit.map((a) => a.old ?? ''), news: audit.map((a) => a.new ?? ''),
+    contactId,
+    memberId,
+    at,
+    actions: audit.map((a) => a.action),
+    dataTypes: audit.map((a) => a.dataType),
+    olds: audit.map((a) => a.old ?? ''),
+    news: audit.map((a) => a.new ?? ''),
   });
 }
 
@@ -79,9 +110,12 @@ export type ChangedSet = SelectQueryBuilder<Database, any, { contact_id: number;
  * Run it before the statement that changes them, while the query still finds them.
  */
 export async function recordSetChange(
-  db: Db, set: ChangedSet,
+  db: Db,
+  set: ChangedSet,
   change: {
-    memberId: number; at: string; activity: number;
+    memberId: number;
+    at: string;
+    activity: number;
     /** The activity's text; [before, after] puts each contact's old value between the two, as a one-contact change does. */
     text: string | [before: string, after: string];
     audit: Omit<AuditEntry, 'old'>;
@@ -91,19 +125,34 @@ export async function recordSetChange(
   await db
     .insertInto('contact_audit')
     .columns(['contact_id', 'member_id', 'action', 'data_type', 'old_value', 'new_value', 'created_at'])
-    .expression(db.selectFrom(set.as('s')).select((eb) => [
-      's.contact_id', eb.val(change.memberId).as('member_id'), eb.val(audit.action).as('action'), eb.val(audit.dataType).as('data_type'),
-      's.old_value', eb.val(audit.new ?? '').as('new_value'), eb.val(change.at).as('created_at'),
-    ]))
+    .expression(
+      db
+        .selectFrom(set.as('s'))
+        .select((eb) => [
+          's.contact_id',
+          eb.val(change.memberId).as('member_id'),
+          eb.val(audit.action).as('action'),
+          eb.val(audit.dataType).as('data_type'),
+          's.old_value',
+          eb.val(audit.new ?? '').as('new_value'),
+          eb.val(change.at).as('created_at'),
+        ]),
+    )
     .execute();
   await db
     .insertInto('contact_activities')
     .columns(['contact_id', 'member_id', 'activity_type', 'activity', 'created_at'])
-    .expression(db.selectFrom(set.as('s')).select((eb) => [
-      's.contact_id', eb.val(change.memberId).as('member_id'), eb.val(change.activity).as('activity_type'),
-      activityText(change.text, eb.ref('s.old_value')).as('activity'),
-      eb.val(change.at).as('created_at'),
-    ]))
+    .expression(
+      db
+        .selectFrom(set.as('s'))
+        .select((eb) => [
+          's.contact_id',
+          eb.val(change.memberId).as('member_id'),
+          eb.val(change.activity).as('activity_type'),
+          activityText(change.text, eb.ref('s.old_value')).as('activity'),
+          eb.val(change.at).as('created_at'),
+        ]),
+    )
     .execute();
 }
 

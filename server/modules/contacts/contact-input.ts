@@ -7,7 +7,16 @@ import type { AuditEntry } from './contact-history.repository.js';
 
 export type ContactInput = z.output<typeof contactFields>;
 
-const COPIED = ['first_name', 'last_name', 'ad_code', 'lead_id', 'token', 'return_lead_token', 'order_number', 'lead_vendor_product_name'] as const;
+const COPIED = [
+  'first_name',
+  'last_name',
+  'ad_code',
+  'lead_id',
+  'token',
+  'return_lead_token',
+  'order_number',
+  'lead_vendor_product_name',
+] as const;
 
 /** The contact row's own columns that a body sets (children such as phones are written separately). */
 export function columnChanges(body: ContactInput): ContactUpdate {
@@ -32,9 +41,19 @@ export function differing(before: Contact, changes: ContactUpdate): ContactUpdat
 }
 
 const AUDITED: Record<string, keyof Contact> = {
-  first_name: 'first_name', last_name: 'last_name', email: 'email', phone: 'phone', rating: 'rating', viewed: 'viewed',
-  consent_date: 'consent_date', ad_code: 'ad_code', lead_id: 'lead_id', order_number: 'order_number', do_not_call: 'do_not_call',
-  time_zone: 'time_zone', call_result: 'call_result',
+  first_name: 'first_name',
+  last_name: 'last_name',
+  email: 'email',
+  phone: 'phone',
+  rating: 'rating',
+  viewed: 'viewed',
+  consent_date: 'consent_date',
+  ad_code: 'ad_code',
+  lead_id: 'lead_id',
+  order_number: 'order_number',
+  do_not_call: 'do_not_call',
+  time_zone: 'time_zone',
+  call_result: 'call_result',
 };
 
 /** Audit records for every audited column whose value changes; a folder change is the contract's 'moved'. */
@@ -58,8 +77,13 @@ export function auditChanges(before: Contact, changes: ContactUpdate): AuditEntr
 /** The address fields a body gives. */
 export function addressOf(body: ContactInput) {
   const fields = {
-    address: body.address1, address_2: body.address2, city: body.city, state: body.state,
-    state_other: body.state_other, zip: body.zip, country: body.country,
+    address: body.address1,
+    address_2: body.address2,
+    city: body.city,
+    state: body.state,
+    state_other: body.state_other,
+    zip: body.zip,
+    country: body.country,
   };
   return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as Partial<Record<keyof typeof fields, string>>;
 }

@@ -27,7 +27,7 @@ const idsOf = (p: { contacts: { contact_user_id: string }[] }) => p.contacts.map
 const newestFirst = (ids: string[]) => [...ids].reverse();
 
 describe('sort_by=owner', () => {
-  it('orders by the owner\'s name, newest first within each owner, paging across owners', async () => {
+  it("orders by the owner's name, newest first within each owner, paging across owners", async () => {
     const all = [...newestFirst(made.manager!), ...newestFirst(made.rep!), ...newestFirst(made.teammate!)];
     const first = await page('sort_by=owner&sort_order=ASC&page_size=4');
     expect(first).toMatchObject({ total_results: 9, total_pages: 3 });
@@ -45,14 +45,18 @@ describe('sort_by=owner', () => {
 });
 
 describe('owner_id', () => {
-  it('narrows the list to one member of the caller\'s team', async () => {
+  it("narrows the list to one member of the caller's team", async () => {
     const reply = await page(`owner_id=${team.rep.id}&page_size=10`);
     expect(idsOf(reply).sort()).toEqual([...made.rep!].sort());
     expect(reply.total_results).toBe(3);
   });
 
-  it('refuses a member outside the caller\'s team with 400 naming owner_id', async () => {
-    for (const [who, owner] of [[api(team.rep), team.teammate], [manager, team.outsider], [manager, team.otherVendor]] as const) {
+  it("refuses a member outside the caller's team with 400 naming owner_id", async () => {
+    for (const [who, owner] of [
+      [api(team.rep), team.teammate],
+      [manager, team.outsider],
+      [manager, team.otherVendor],
+    ] as const) {
       const reply = await who.get(`/rest/1/contacts?owner_id=${owner.id}`);
       expect(reply.status).toBe(400);
       expect(reply.body.debug_codes[0]).toMatchObject({ code: 40004, field: 'owner_id' });

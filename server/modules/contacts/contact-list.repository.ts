@@ -29,8 +29,16 @@ const SORT_COLUMNS: Record<ColumnSort, 'id' | 'updated_at' | 'first_name' | 'las
 /** What changes a list query's SQL beyond which filter values it is given. */
 type ListShape = { trashed: boolean; trashedOnly: boolean; archived: boolean; newToo: boolean };
 type ListParams = ScopeParams & {
-  folderId?: number; updatedFrom?: string; updatedTo?: string; createdFrom?: string; createdTo?: string; email?: string; tagId?: number;
-  searchMatch?: string; termStarts?: string[]; termEnds?: string[];
+  folderId?: number;
+  updatedFrom?: string;
+  updatedTo?: string;
+  createdFrom?: string;
+  createdTo?: string;
+  email?: string;
+  tagId?: number;
+  searchMatch?: string;
+  termStarts?: string[];
+  termEnds?: string[];
   /** The word index's query (contact-words.ts): stands in for `searchMatch` when the index can answer the search. */
   wordsMatch?: string;
   /** The ids a search matched, as a JSON array, when they are few (`fewMatches`): they stand in for `searchMatch`. */
@@ -86,7 +94,9 @@ function listPlan(scope: Scope, q: ListContactsQuery): ListPlan {
 export const WORD_SCOPE_MEMBERS = 16;
 
 function wordScope(scope: Scope, q: ListContactsQuery): scope is Scope & { kind: 'team' } {
-  return scope.kind === 'team' && scope.memberIds.length <= WORD_SCOPE_MEMBERS && !q.include_trashed && !q.only_trashed && !q.include_archived;
+  return (
+    scope.kind === 'team' && scope.memberIds.length <= WORD_SCOPE_MEMBERS && !q.include_trashed && !q.only_trashed && !q.include_archived
+  );
 }
 
 /** The filters of a list on a contacts query; `matched`: the query already reads only the search's matches. */
@@ -109,7 +119,8 @@ function applyFilters(query: ContactQuery, s: ListShape, p: Placeholders<ListPar
   // SQLite's json_each reads the list as one parameter, so the statement has one shape however many ids there are
   // (PostgreSQL: = ANY of an array parameter).
   if (matchIds) x = x.where('contacts.id', 'in', sql<number>`(select value from json_each(${matchIds}))`);
-  if (email) x = x.where('contacts.id', 'in', (eb: Eb) => eb.selectFrom('contact_emails').select('contact_id').where('email_lc', '=', email));
+  if (email)
+    x = x.where('contacts.id', 'in', (eb: Eb) => eb.selectFrom('contact_emails').select('contact_id').where('email_lc', '=', email));
   if (tagId) x = x.where('contacts.id', 'in', (eb: Eb) => eb.selectFrom('contact_tags').select('contact_id').where('tag_id', '=', tagId));
   if (termStarts && termEnds) {
     x = x.where('contacts.id', 'in', (eb: Eb) =>
@@ -127,14 +138,16 @@ type PageShape = ListShape & { sort: ColumnSort; direction: 'asc' | 'desc' };
 
 const contactsPage = prepared<PageShape, ListParams & { limit: number; offset: number }, PageRow>('contacts page', (db, s, p) => {
   const column = SORT_COLUMNS[s.sort];
-  let rows = applyFilters(db.selectFrom('contacts'), s, p).select(['contacts.id', 'contacts.version'])
+  let rows = applyFilters(db.selectFrom('contacts'), s, p)
+    .select(['contacts.id', 'contacts.version'])
     .orderBy(`contacts.${column}`, s.direction);
   if (column !== 'id') rows = rows.orderBy('contacts.id', s.direction);
   return rows.limit(p.limit).offset(p.offset);
 });
 
 const contactsCount = prepared<ListShape, ListParams, { n: number }>('contacts count', (db, s, p) =>
-  applyFilters(db.selectFrom('contacts'), s, p).select((eb) => eb.fn.countAll<number>().as('n')));
+  applyFilters(db.selectFrom('contacts'), s, p).select((eb) => eb.fn.countAll<number>().as('n')),
+);
 
 /** A search statement's shape names the index it reads, and each index is given its own query. */
 type IndexShape = ListShape & { index: SearchIndex };
@@ -146,7 +159,9 @@ const queryFor = (index: SearchIndex, p: Placeholders<ListParams>) => (index ===
  * scope's owners' contacts outside the trash and the archive, and the check makes the page right even if a row were not).
  */
 const fromMatches = (db: Db, index: SearchIndex, match: Placeholders<ListParams>['searchMatch']): ContactQuery =>
-  db.selectFrom(index).innerJoin('contacts', 'contacts.id', `${index}.rowid`)
+  db
+    .selectFrom(index)
+    .innerJoin('contacts', 'contacts.id', `${index}.rowid`)
     .where(sql<boolean>`${sql.table(index)} match ${match}`) as unknown as ContactQuery;
 
 /**
@@ -154,24 +169,43 @@ const fromMatches = (db: Db, index: SearchIndex, match: Placeholders<ListParams>
  * to fill it, not every match (a common name matches tens of thousands of contacts of a million).
  */
 const searchPage = prepared<IndexShape, ListParams & { limit: number; offset: number }, PageRow>('contacts search page', (db, s, p) =>
-  applyFilters(fromMatches(db, s.index, queryFor(s.index, p)), s, p, true).select(['contacts.id', 'contacts.version'])
-    .orderBy(sql.ref(`${s.index}.rowid`), 'desc').limit(p.limit).offset(p.offset));
+  applyFilters(fromMatches(db, s.index, queryFor(s.index, p)), s, p, true)
+    .select(['contacts.id', 'contacts.version'])
+    .orderBy(sql.ref(`${s.index}.rowid`), 'desc')
+    .limit(p.limit)
+    .offset(p.offset),
+);
 
 /** A search's total is counted up to this many matches; past it, total_results says this many (docs/api.md). */
 export const SEARCH_COUNT_LIMIT = 10_000;
 
 const searchCount = prepared<IndexShape, ListParams, { n: number }>('contacts search count', (db, s, p) =>
-  db.selectFrom(applyFilters(fromMatches(db, s.index, queryFor(s.index, p)), s, p, true).select(sql.lit(1).as('one')).limit(fixedLimit(SEARCH_COUNT_LIMIT)).as('m'))
-    .select((eb) => eb.fn.countAll<number>().as('n')));
+  db
+    .selectFrom(
+      applyFilters(fromMatches(db, s.index, queryFor(s.index, p)), s, p, true)
+        .select(sql.lit(1).as('one'))
+        .limit(fixedLimit(SEARCH_COUNT_LIMIT))
+        .as('m'),
+    )
+    .select((eb) => eb.fn.countAll<number>().as('n')),
+);
 
 /**
  * The total of a search the word index answers with no other filter: its matches are the scope's contacts outside the
  * trash and the archive, so counting them reads the index alone (the doclists of the words' tokens, not the contacts).
  */
 const wordsCount = prepared<null, { wordsMatch: string }, { n: number }>('contacts word search count', (db, _, p) =>
-  db.selectFrom(db.selectFrom('contact_words').select(sql.lit(1).as('one')).where(sql<boolean>`contact_words match ${p.wordsMatch}`)
-    .limit(fixedLimit(SEARCH_COUNT_LIMIT)).as('m'))
-    .select((eb) => eb.fn.countAll<number>().as('n')));
+  db
+    .selectFrom(
+      db
+        .selectFrom('contact_words')
+        .select(sql.lit(1).as('one'))
+        .where(sql<boolean>`contact_words match ${p.wordsMatch}`)
+        .limit(fixedLimit(SEARCH_COUNT_LIMIT))
+        .as('m'),
+    )
+    .select((eb) => eb.fn.countAll<number>().as('n')),
+);
 
 const WORDS_ONLY = new Set<string>(['orgId', 'memberIds', 'wordsMatch'] satisfies (keyof ListParams)[]);
 
@@ -181,7 +215,10 @@ const COUNTED = new Set<string>(['orgId', 'memberIds', 'folderId'] satisfies (ke
 const isCounted = (p: ListParams): p is CountedParams => Object.keys(p).every((name) => COUNTED.has(name));
 
 const countedTotal = prepared<ListShape, CountedParams, { n: number | null }>('contacts counted', (db, s, p) => {
-  let q = db.selectFrom('contact_counts').select((eb) => eb.fn.sum<number>('n').as('n')).where('org_id', '=', p.orgId);
+  let q = db
+    .selectFrom('contact_counts')
+    .select((eb) => eb.fn.sum<number>('n').as('n'))
+    .where('org_id', '=', p.orgId);
   if (p.memberIds) q = q.where('owner_id', 'in', p.memberIds);
   if (p.folderId) q = q.where('folder_key', '=', p.folderId);
   if (s.trashedOnly) q = q.where('trashed', '=', 1);
@@ -195,8 +232,12 @@ export const FEW_MATCHES = 200;
 
 /** The first matches of an index in its own (rowid) order, one more than FEW_MATCHES at most. */
 const firstMatches = prepared<SearchIndex, { match: string }, { id: number }>('first search matches', (db, index, p) =>
-  db.selectFrom(index).select(sql<number>`rowid`.as('id')).where(sql<boolean>`${sql.table(index)} match ${p.match}`)
-    .limit(fixedLimit(FEW_MATCHES + 1)));
+  db
+    .selectFrom(index)
+    .select(sql<number>`rowid`.as('id'))
+    .where(sql<boolean>`${sql.table(index)} match ${p.match}`)
+    .limit(fixedLimit(FEW_MATCHES + 1)),
+);
 
 /**
  * A search that matches few contacts (a number, an address, a full name) is read from the index in rowid order, which
@@ -221,7 +262,12 @@ async function fewMatches(db: Db, params: ListParams): Promise<ListParams> {
 async function checkedCandidates(db: Db, plan: ListPlan & { candidates: WordsQuery }): Promise<ListParams> {
   const ids = await firstMatches(db, 'contact_words', { match: plan.candidates.match });
   if (ids.length > FEW_MATCHES) return fewMatches(db, plan.params);
-  const texts = ids.length ? await indexedTexts(db, ids.map((r) => r.id)) : [];
+  const texts = ids.length
+    ? await indexedTexts(
+        db,
+        ids.map((r) => r.id),
+      )
+    : [];
   const held = texts.filter((t) => holdsWords(t.names, t.emails, plan.candidates.verify));
   const { searchMatch: _, ...rest } = plan.params;
   return { ...rest, matchIds: JSON.stringify(held.map((t) => t.id)) };
@@ -230,13 +276,17 @@ async function checkedCandidates(db: Db, plan: ListPlan & { candidates: WordsQue
 export async function listContacts(db: Db, scope: Scope, q: ListContactsQuery) {
   const plan = listPlan(scope, q);
   const { shape } = plan;
-  const params = plan.candidates ? await checkedCandidates(db, { ...plan, candidates: plan.candidates }) : await fewMatches(db, plan.params);
+  const params = plan.candidates
+    ? await checkedCandidates(db, { ...plan, candidates: plan.candidates })
+    : await fewMatches(db, plan.params);
   if (q.sort_by === 'owner') return listByOwner(db, scope, q, shape, params);
   const page = { ...shape, sort: q.sort_by, direction: q.sort_order === 'ASC' ? 'asc' : 'desc' } as const;
   const window = { limit: q.page_size, offset: (q.page - 1) * q.page_size };
   const newest = q.sort_by === 'date_added' && page.direction === 'desc';
   const index = searchIndexOf(params);
-  const rows = await (newest && index ? searchPage(db, { ...shape, index }, { ...params, ...window }) : contactsPage(db, page, { ...params, ...window }));
+  const rows = await (newest && index
+    ? searchPage(db, { ...shape, index }, { ...params, ...window })
+    : contactsPage(db, page, { ...params, ...window }));
   // A page that is not full ends the list: its total is known without counting (a search for a number or an address
   // matched its one contact twice over, once for the page and once for the count).
   if (rows.length < window.limit && (rows.length > 0 || window.offset === 0)) return { rows, total: window.offset + rows.length };
@@ -251,7 +301,8 @@ const searchIndexOf = (params: ListParams): SearchIndex | undefined =>
 /** A list's total: a sum of kept counts when its filters allow, a search's matches up to SEARCH_COUNT_LIMIT, else a count. */
 function totalOf(db: Db, shape: ListShape, params: ListParams) {
   const index = searchIndexOf(params);
-  if (index === 'contact_words' && Object.keys(params).every((name) => WORDS_ONLY.has(name))) return wordsCount(db, null, { wordsMatch: params.wordsMatch! });
+  if (index === 'contact_words' && Object.keys(params).every((name) => WORDS_ONLY.has(name)))
+    return wordsCount(db, null, { wordsMatch: params.wordsMatch! });
   if (index) return searchCount(db, { ...shape, index }, params);
   return isCounted(params) ? countedTotal(db, shape, params) : contactsCount(db, shape, params);
 }
@@ -260,9 +311,19 @@ function totalOf(db: Db, shape: ListShape, params: ListParams) {
  * The next ids of a list, newest first, below `beforeId` (or from the top): a cursor through a whole filtered list
  * that stays right while the work it feeds changes what matches (bulk jobs).
  */
-export async function nextIdsOfList(db: Db, scope: Scope, q: ListContactsQuery, beforeId: number | undefined, limit: number): Promise<number[]> {
+export async function nextIdsOfList(
+  db: Db,
+  scope: Scope,
+  q: ListContactsQuery,
+  beforeId: number | undefined,
+  limit: number,
+): Promise<number[]> {
   const { shape, params } = listPlan(scope, q);
-  const rows = await contactsPage(db, { ...shape, sort: 'date_added', direction: 'desc' }, { ...params, ...(beforeId ? { beforeId } : {}), limit, offset: 0 });
+  const rows = await contactsPage(
+    db,
+    { ...shape, sort: 'date_added', direction: 'desc' },
+    { ...params, ...(beforeId ? { beforeId } : {}), limit, offset: 0 },
+  );
   return rows.map((r) => r.id);
 }
 
@@ -274,7 +335,11 @@ export async function countOfList(db: Db, scope: Scope, q: ListContactsQuery): P
 }
 
 const countedByOwner = prepared<ListShape, CountedParams, { owner_id: number; n: number }>('contacts counted per owner', (db, s, p) => {
-  let q = db.selectFrom('contact_counts').select((eb) => ['owner_id', eb.fn.sum<number>('n').as('n')]).where('org_id', '=', p.orgId).groupBy('owner_id');
+  let q = db
+    .selectFrom('contact_counts')
+    .select((eb) => ['owner_id', eb.fn.sum<number>('n').as('n')])
+    .where('org_id', '=', p.orgId)
+    .groupBy('owner_id');
   if (p.memberIds) q = q.where('owner_id', 'in', p.memberIds);
   if (p.folderId) q = q.where('folder_key', '=', p.folderId);
   if (s.trashedOnly) q = q.where('trashed', '=', 1);
@@ -284,12 +349,25 @@ const countedByOwner = prepared<ListShape, CountedParams, { owner_id: number; n:
 });
 
 const countsByOwner = prepared<ListShape, ListParams, { owner_id: number; n: number }>('contacts per owner', (db, s, p) =>
-  applyFilters(db.selectFrom('contacts'), s, p).select((eb) => ['contacts.owner_id', eb.fn.countAll<number>().as('n')]).groupBy('contacts.owner_id'));
+  applyFilters(db.selectFrom('contacts'), s, p)
+    .select((eb) => ['contacts.owner_id', eb.fn.countAll<number>().as('n')])
+    .groupBy('contacts.owner_id'),
+);
 
 /** The owners a scope may see, by name (as their records show it), then id. */
 const ownersByName = prepared<null, ScopeParams, { id: number }>('owners by name', (db, _, p) => {
-  const q = db.selectFrom('members').select('id').where('org_id', '=', p.orgId)
-    .orderBy((eb) => eb.fn('lower', [eb.fn.coalesce(eb.fn('nullif', [eb.fn('trim', [eb(eb('first_name', '||', ' '), '||', eb.ref('last_name'))]), eb.val('')]), 'username')]))
+  const q = db
+    .selectFrom('members')
+    .select('id')
+    .where('org_id', '=', p.orgId)
+    .orderBy((eb) =>
+      eb.fn('lower', [
+        eb.fn.coalesce(
+          eb.fn('nullif', [eb.fn('trim', [eb(eb('first_name', '||', ' '), '||', eb.ref('last_name'))]), eb.val('')]),
+          'username',
+        ),
+      ]),
+    )
     .orderBy('id');
   return p.memberIds ? q.where('id', 'in', p.memberIds) : q;
 });

@@ -14,9 +14,14 @@ beforeAll(async () => {
 });
 afterAll(() => server?.close());
 
-const create = async (body: object) => (await rep.post('/rest/1/contacts', { allow_duplicates: 1, ...body })).body.contacts.contacts.contact_user_id as string;
+const create = async (body: object) =>
+  (await rep.post('/rest/1/contacts', { allow_duplicates: 1, ...body })).body.contacts.contacts.contact_user_id as string;
 const put = (id: string, body: object, ifMatch?: string) =>
-  rep.raw(`/rest/1/contacts/${id}`, { method: 'PUT', headers: { 'content-type': 'application/json', ...(ifMatch ? { 'if-match': ifMatch } : {}) }, body: JSON.stringify(body) });
+  rep.raw(`/rest/1/contacts/${id}`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json', ...(ifMatch ? { 'if-match': ifMatch } : {}) },
+    body: JSON.stringify(body),
+  });
 
 describe('If-Match on PUT /rest/1/contacts/{id}', () => {
   it('applies an update made against the current version, and answers the new ETag', async () => {
@@ -39,7 +44,7 @@ describe('If-Match on PUT /rest/1/contacts/{id}', () => {
     expect((await rep.get(`/rest/1/contacts/${id}`)).body.contacts.contacts[0]).toMatchObject({ first_name: 'Sam', last_name: 'Two' });
   });
 
-  it('keeps the contract\'s behaviour without a precondition, and with If-Match: *', async () => {
+  it("keeps the contract's behaviour without a precondition, and with If-Match: *", async () => {
     const id = await create({ first_name: 'Lee' });
     expect((await put(id, { first_name: 'Lea' })).status).toBe(200);
     expect((await put(id, { first_name: 'Leah' }, '*')).status).toBe(200);
@@ -48,7 +53,7 @@ describe('If-Match on PUT /rest/1/contacts/{id}', () => {
 });
 
 describe('GET /rest/1/contacts/matches', () => {
-  it('answers the caller\'s contacts that share the e-mail (any case) or phone, and nobody else\'s', async () => {
+  it("answers the caller's contacts that share the e-mail (any case) or phone, and nobody else's", async () => {
     const mine = await create({ first_name: 'Match', email: 'Match.Me@example.com', phone: '3125550177' });
     await api(team.teammate).post('/rest/1/contacts', { first_name: 'Theirs', email: 'match.me@example.com' });
     const byEmail = await rep.get('/rest/1/contacts/matches?email=MATCH.me%40example.com');

@@ -22,21 +22,38 @@ import { indexLater } from './contact-search.repository.js';
  * its bit in the same transaction (a bit may stay set after the rows are gone; that costs only a query).
  */
 export const DETAIL_KINDS = {
-  addresses: 1, tags: 2, customValues: 4, notes: 8, names: 16, answers: 32, social: 64, crm: 128,
+  addresses: 1,
+  tags: 2,
+  customValues: 4,
+  notes: 8,
+  names: 16,
+  answers: 32,
+  social: 64,
+  crm: 128,
 } as const;
 
 /** The bits of the sparse tables that writing this body's details may add rows to. */
 export function detailKindsOf(body: ContactInput): number {
   const k = DETAIL_KINDS;
-  return (Object.keys(addressOf(body)).length ? k.addresses : 0) | (body.tags?.length ? k.tags : 0) | (body.custom_fields?.length ? k.customValues : 0)
-    | (body.notes ? k.notes : 0) | (body.additional_name?.length ? k.names : 0)
-    | (body.question?.length && body.answer?.length ? k.answers : 0) | (body.social_accounts?.length ? k.social : 0);
+  return (
+    (Object.keys(addressOf(body)).length ? k.addresses : 0) |
+    (body.tags?.length ? k.tags : 0) |
+    (body.custom_fields?.length ? k.customValues : 0) |
+    (body.notes ? k.notes : 0) |
+    (body.additional_name?.length ? k.names : 0) |
+    (body.question?.length && body.answer?.length ? k.answers : 0) |
+    (body.social_accounts?.length ? k.social : 0)
+  );
 }
 
 /** Inserts a contact at version 0 and counts it. Its search terms follow once its details are written (`indexNewContact`). */
 /* Prepared, one template per set of columns given: a dial session of 500 new contacts inserts 500 rows one by one. */
 const insertContactRow = prepared<null, Record<string, unknown>, Contact>('insert contact', (db, _, p) =>
-  db.insertInto('contacts').values(p as unknown as NewContact).returningAll());
+  db
+    .insertInto('contacts')
+    .values(p as unknown as NewContact)
+    .returningAll(),
+);
 
 export async function insertContact(tx: Db, values: NewContact): Promise<Contact> {
   const given = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined));
@@ -71,9 +88,17 @@ const WORD_SCOPE_COLUMNS = ['owner_id', 'trashed', 'archived'] as const;
  */
 export async function updateContactRow(tx: Db, before: Contact, update: RowUpdate): Promise<Contact> {
   const { changes, at, detailKinds = 0 } = update;
-  const updated = await tx.updateTable('contacts')
-    .set((eb) => ({ ...changes, ...(detailKinds && { detail_kinds: eb('detail_kinds', '|', detailKinds) }), version: nextVersion(eb), updated_at: at }))
-    .where('id', '=', before.id).returningAll().executeTakeFirstOrThrow();
+  const updated = await tx
+    .updateTable('contacts')
+    .set((eb) => ({
+      ...changes,
+      ...(detailKinds && { detail_kinds: eb('detail_kinds', '|', detailKinds) }),
+      version: nextVersion(eb),
+      updated_at: at,
+    }))
+    .where('id', '=', before.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
   if (COUNTED_COLUMNS.some((c) => before[c] !== updated[c])) await adjustCounts(tx, [before], [updated]);
   const columnsChanged = SEARCHED_COLUMNS.some((c) => before[c] !== updated[c]);
   if (update.searchChanged || columnsChanged) await indexLater(tx, [updated.id], 'all');
@@ -86,18 +111,43 @@ export async function updateContactRow(tx: Db, before: Contact, update: RowUpdat
 export async function setTrashed(tx: Db, contacts: Contact[], trashed: boolean, at: string): Promise<void> {
   const changing = contacts.filter((c) => !!c.trashed !== trashed);
   if (!changing.length) return;
-  await tx.updateTable('contacts')
+  await tx
+    .updateTable('contacts')
     .set((eb) => ({ trashed: trashed ? 1 : 0, trashed_at: trashed ? at : null, version: nextVersion(eb), updated_at: at }))
-    .where('id', 'in', changing.map((c) => c.id)).execute();
-  await adjustCounts(tx, changing, changing.map((c) => ({ ...c, trashed: trashed ? 1 : 0 })));
-  await indexLater(tx, changing.map((c) => c.id), 'words');
+    .where(
+      'id',
+      'in',
+      changing.map((c) => c.id),
+    )
+    .execute();
+  await adjustCounts(
+    tx,
+    changing,
+    changing.map((c) => ({ ...c, trashed: trashed ? 1 : 0 })),
+  );
+  await indexLater(
+    tx,
+    changing.map((c) => c.id),
+    'words',
+  );
 }
 
 /** Deletes contacts for good; their details go with them (ON DELETE CASCADE), their history stays. */
 export async function deleteContactRows(tx: Db, contacts: Contact[]): Promise<void> {
   if (!contacts.length) return;
-  await indexLater(tx, contacts.map((c) => c.id), 'all');
-  await tx.deleteFrom('contacts').where('id', 'in', contacts.map((c) => c.id)).execute();
+  await indexLater(
+    tx,
+    contacts.map((c) => c.id),
+    'all',
+  );
+  await tx
+    .deleteFrom('contacts')
+    .where(
+      'id',
+      'in',
+      contacts.map((c) => c.id),
+    )
+    .execute();
   await adjustCounts(tx, contacts, []);
 }
 
@@ -109,15 +159,27 @@ export async function moveFolderContents(tx: Db, move: SetMove & { folderIds: nu
     .insertInto('contact_audit')
     .columns(['contact_id', 'member_id', 'action', 'data_type', 'old_value', 'new_value', 'created_at'])
     .expression((eb) =>
-      eb.selectFrom('contacts').where('org_id', '=', move.orgId).where('folder_id', 'in', move.folderIds).select((s) => [
-        'id', s.val(move.actorId).as('member_id'), s.val('update').as('action'), s.val('moved').as('data_type'),
-        s.cast<string>('folder_id', 'text').as('old_value'), s.val(String(move.targetId ?? 0)).as('new_value'), s.val(move.at).as('created_at'),
-      ]),
+      eb
+        .selectFrom('contacts')
+        .where('org_id', '=', move.orgId)
+        .where('folder_id', 'in', move.folderIds)
+        .select((s) => [
+          'id',
+          s.val(move.actorId).as('member_id'),
+          s.val('update').as('action'),
+          s.val('moved').as('data_type'),
+          s.cast<string>('folder_id', 'text').as('old_value'),
+          s.val(String(move.targetId ?? 0)).as('new_value'),
+          s.val(move.at).as('created_at'),
+        ]),
     )
     .execute();
-  await tx.updateTable('contacts')
+  await tx
+    .updateTable('contacts')
     .set((eb) => ({ folder_id: move.targetId, version: nextVersion(eb), updated_at: move.at }))
-    .where('org_id', '=', move.orgId).where('folder_id', 'in', move.folderIds).execute();
+    .where('org_id', '=', move.orgId)
+    .where('folder_id', 'in', move.folderIds)
+    .execute();
   await moveCounts(tx, { orgId: move.orgId, folderIds: move.folderIds }, { folderId: move.targetId });
 }
 
@@ -128,14 +190,25 @@ export async function transferAllContacts(tx: Db, move: SetMove & { fromId: numb
     .insertInto('contact_audit')
     .columns(['contact_id', 'member_id', 'action', 'data_type', 'old_value', 'new_value', 'created_at'])
     .expression((eb) =>
-      eb.selectFrom('contacts').where('owner_id', '=', move.fromId).select((s) => [
-        'id', s.val(move.actorId).as('member_id'), s.val('update').as('action'), s.val('transferred').as('data_type'),
-        s.val(String(move.fromId)).as('old_value'), s.val(String(move.toId)).as('new_value'), s.val(move.at).as('created_at'),
-      ]),
+      eb
+        .selectFrom('contacts')
+        .where('owner_id', '=', move.fromId)
+        .select((s) => [
+          'id',
+          s.val(move.actorId).as('member_id'),
+          s.val('update').as('action'),
+          s.val('transferred').as('data_type'),
+          s.val(String(move.fromId)).as('old_value'),
+          s.val(String(move.toId)).as('new_value'),
+          s.val(move.at).as('created_at'),
+        ]),
     )
     .execute();
-  await tx.updateTable('contacts').set((eb) => ({ owner_id: move.toId, version: nextVersion(eb), updated_at: move.at }))
-    .where('owner_id', '=', move.fromId).execute();
+  await tx
+    .updateTable('contacts')
+    .set((eb) => ({ owner_id: move.toId, version: nextVersion(eb), updated_at: move.at }))
+    .where('owner_id', '=', move.fromId)
+    .execute();
   await moveCounts(tx, { orgId: move.orgId, ownerId: move.fromId }, { ownerId: move.toId });
   await indexLater(tx, moving, 'words');
 }
@@ -152,31 +225,61 @@ export const BULK_CHUNK = 5_000;
 export type BulkChunk = { orgId: number; contactIds: number[]; actorId: number; at: string };
 type Where = (eb: ExpressionBuilder<Database, 'contacts'>) => Expression<SqlBool>;
 
-const inChunk = (c: BulkChunk, also: Where): Where => (eb) =>
-  eb.and([eb('contacts.org_id', '=', c.orgId), eb('contacts.id', 'in', c.contactIds), also(eb)]);
+const inChunk =
+  (c: BulkChunk, also: Where): Where =>
+  (eb) =>
+    eb.and([eb('contacts.org_id', '=', c.orgId), eb('contacts.id', 'in', c.contactIds), also(eb)]);
 
 /** Raises the version and modification time of the chunk's contacts that `changing` picks; answers how many. */
 async function touch(tx: Db, changing: Where, at: string, detailKinds = 0): Promise<number> {
-  const result = await tx.updateTable('contacts')
+  const result = await tx
+    .updateTable('contacts')
     .set((eb) => ({ version: nextVersion(eb), updated_at: at, ...(detailKinds && { detail_kinds: eb('detail_kinds', '|', detailKinds) }) }))
-    .where(changing).executeTakeFirst();
+    .where(changing)
+    .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
 
-const holds = (tagId: number): Where => (eb) =>
-  eb.exists(eb.selectFrom('contact_tags').select('contact_tags.tag_id').whereRef('contact_tags.contact_id', '=', 'contacts.id').where('contact_tags.tag_id', '=', tagId));
+const holds =
+  (tagId: number): Where =>
+  (eb) =>
+    eb.exists(
+      eb
+        .selectFrom('contact_tags')
+        .select('contact_tags.tag_id')
+        .whereRef('contact_tags.contact_id', '=', 'contacts.id')
+        .where('contact_tags.tag_id', '=', tagId),
+    );
 
 /** Gives a chunk of contacts a tag; those holding it already are left alone. Answers how many changed. */
 export async function addTagToContacts(tx: Db, c: BulkChunk & { tag: { id: number; title: string } }): Promise<number> {
   if (!c.contactIds.length) return 0;
   const changing = inChunk(c, (eb) => eb.not(holds(c.tag.id)(eb)));
-  await recordSetChange(tx, tx.selectFrom('contacts').where(changing).select((eb) => ['contacts.id as contact_id', eb.val('').as('old_value')]), {
-    memberId: c.actorId, at: c.at, activity: ActivityType.tagsChanged, text: `Tag "${c.tag.title}" added`,
-    audit: { action: 'update', dataType: 'tag_added', new: c.tag.title },
-  });
+  await recordSetChange(
+    tx,
+    tx
+      .selectFrom('contacts')
+      .where(changing)
+      .select((eb) => ['contacts.id as contact_id', eb.val('').as('old_value')]),
+    {
+      memberId: c.actorId,
+      at: c.at,
+      activity: ActivityType.tagsChanged,
+      text: `Tag "${c.tag.title}" added`,
+      audit: { action: 'update', dataType: 'tag_added', new: c.tag.title },
+    },
+  );
   const changed = await touch(tx, changing, c.at, DETAIL_KINDS.tags);
-  await tx.insertInto('contact_tags').columns(['contact_id', 'tag_id'])
-    .expression(tx.selectFrom('contacts').where(changing).select((eb) => ['contacts.id', eb.val(c.tag.id).as('tag_id')])).execute();
+  await tx
+    .insertInto('contact_tags')
+    .columns(['contact_id', 'tag_id'])
+    .expression(
+      tx
+        .selectFrom('contacts')
+        .where(changing)
+        .select((eb) => ['contacts.id', eb.val(c.tag.id).as('tag_id')]),
+    )
+    .execute();
   return changed;
 }
 
@@ -184,21 +287,37 @@ export async function addTagToContacts(tx: Db, c: BulkChunk & { tag: { id: numbe
 export async function removeTagFromContacts(tx: Db, c: BulkChunk & { tag: { id: number; title: string } }): Promise<number> {
   if (!c.contactIds.length) return 0;
   const changing = inChunk(c, holds(c.tag.id));
-  await recordSetChange(tx, tx.selectFrom('contacts').where(changing).select((eb) => ['contacts.id as contact_id', eb.val(c.tag.title).as('old_value')]), {
-    memberId: c.actorId, at: c.at, activity: ActivityType.tagsChanged, text: `Tag "${c.tag.title}" removed`,
-    audit: { action: 'update', dataType: 'tag_removed' },
-  });
+  await recordSetChange(
+    tx,
+    tx
+      .selectFrom('contacts')
+      .where(changing)
+      .select((eb) => ['contacts.id as contact_id', eb.val(c.tag.title).as('old_value')]),
+    {
+      memberId: c.actorId,
+      at: c.at,
+      activity: ActivityType.tagsChanged,
+      text: `Tag "${c.tag.title}" removed`,
+      audit: { action: 'update', dataType: 'tag_removed' },
+    },
+  );
   const changed = await touch(tx, changing, c.at);
-  await tx.deleteFrom('contact_tags').where('tag_id', '=', c.tag.id)
-    .where('contact_id', 'in', tx.selectFrom('contacts').select('id').where('org_id', '=', c.orgId).where('id', 'in', c.contactIds)).execute();
+  await tx
+    .deleteFrom('contact_tags')
+    .where('tag_id', '=', c.tag.id)
+    .where('contact_id', 'in', tx.selectFrom('contacts').select('id').where('org_id', '=', c.orgId).where('id', 'in', c.contactIds))
+    .execute();
   return changed;
 }
 
 /** The partitions (owner, folder, state) the contacts `changing` picks are counted in, before they move. */
 const countedGroups = (tx: Db, changing: Where): Promise<CountedGroup[]> =>
-  tx.selectFrom('contacts').where(changing)
+  tx
+    .selectFrom('contacts')
+    .where(changing)
     .select((eb) => ['org_id', 'owner_id', 'folder_id', 'trashed', 'archived', eb.fn.countAll<number>().as('n')])
-    .groupBy(['org_id', 'owner_id', 'folder_id', 'trashed', 'archived']).execute();
+    .groupBy(['org_id', 'owner_id', 'folder_id', 'trashed', 'archived'])
+    .execute();
 
 /** Moves a chunk of contacts to a folder (`null`: none), audited as 'moved' each. Answers how many moved. */
 export async function moveContactsToFolder(tx: Db, c: BulkChunk & { folderId: number | null }): Promise<number> {
@@ -206,13 +325,28 @@ export async function moveContactsToFolder(tx: Db, c: BulkChunk & { folderId: nu
   const target = c.folderId ?? 0;
   const changing = inChunk(c, (eb) => eb(eb.fn.coalesce('contacts.folder_id', sql.lit(0)), '!=', target));
   const groups = await countedGroups(tx, changing);
-  await recordSetChange(tx, tx.selectFrom('contacts').where(changing)
-    .select((eb) => ['contacts.id as contact_id', eb.cast<string>(eb.fn.coalesce('contacts.folder_id', sql.lit(0)), 'text').as('old_value')]), {
-    memberId: c.actorId, at: c.at, activity: ActivityType.moved, text: ['Contact moved from folder ', ` to folder ${target}`],
-    audit: { action: 'update', dataType: 'moved', new: String(target) },
-  });
-  const moved = await tx.updateTable('contacts').set((eb) => ({ folder_id: c.folderId, version: nextVersion(eb), updated_at: c.at }))
-    .where(changing).executeTakeFirst();
+  await recordSetChange(
+    tx,
+    tx
+      .selectFrom('contacts')
+      .where(changing)
+      .select((eb) => [
+        'contacts.id as contact_id',
+        eb.cast<string>(eb.fn.coalesce('contacts.folder_id', sql.lit(0)), 'text').as('old_value'),
+      ]),
+    {
+      memberId: c.actorId,
+      at: c.at,
+      activity: ActivityType.moved,
+      text: ['Contact moved from folder ', ` to folder ${target}`],
+      audit: { action: 'update', dataType: 'moved', new: String(target) },
+    },
+  );
+  const moved = await tx
+    .updateTable('contacts')
+    .set((eb) => ({ folder_id: c.folderId, version: nextVersion(eb), updated_at: c.at }))
+    .where(changing)
+    .executeTakeFirst();
   await shiftCounts(tx, groups, { folder_id: c.folderId });
   return Number(moved.numUpdatedRows);
 }
@@ -222,14 +356,26 @@ export async function transferContacts(tx: Db, c: BulkChunk & { toId: number }):
   if (!c.contactIds.length) return 0;
   const changing = inChunk(c, (eb) => eb('contacts.owner_id', '!=', c.toId));
   const groups = await countedGroups(tx, changing);
-  await recordSetChange(tx, tx.selectFrom('contacts').where(changing)
-    .select((eb) => ['contacts.id as contact_id', eb.cast<string>('contacts.owner_id', 'text').as('old_value')]), {
-    memberId: c.actorId, at: c.at, activity: ActivityType.transferred, text: ['Contact transferred from member ', ` to member ${c.toId}`],
-    audit: { action: 'update', dataType: 'transferred', new: String(c.toId) },
-  });
+  await recordSetChange(
+    tx,
+    tx
+      .selectFrom('contacts')
+      .where(changing)
+      .select((eb) => ['contacts.id as contact_id', eb.cast<string>('contacts.owner_id', 'text').as('old_value')]),
+    {
+      memberId: c.actorId,
+      at: c.at,
+      activity: ActivityType.transferred,
+      text: ['Contact transferred from member ', ` to member ${c.toId}`],
+      audit: { action: 'update', dataType: 'transferred', new: String(c.toId) },
+    },
+  );
   const moving = (await tx.selectFrom('contacts').select('id').where(changing).execute()).map((r) => r.id);
-  const moved = await tx.updateTable('contacts').set((eb) => ({ owner_id: c.toId, version: nextVersion(eb), updated_at: c.at }))
-    .where(changing).executeTakeFirst();
+  const moved = await tx
+    .updateTable('contacts')
+    .set((eb) => ({ owner_id: c.toId, version: nextVersion(eb), updated_at: c.at }))
+    .where(changing)
+    .executeTakeFirst();
   await shiftCounts(tx, groups, { owner_id: c.toId });
   await indexLater(tx, moving, 'words');
   return Number(moved.numUpdatedRows);

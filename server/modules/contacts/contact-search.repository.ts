@@ -39,9 +39,15 @@ export type SearchWord = { kind: 'number'; digits: string } | { kind: 'text'; te
  */
 export function searchWords(query: string): SearchWord[] {
   const joined = /^[\d\s().+-]+$/.test(query) ? query.replace(/\s+/g, '') : query;
-  return joined.toLowerCase().split(/\s+/).filter(Boolean).map((word): SearchWord => (PHONE_WORD.test(word)
-    ? { kind: 'number', digits: word.replace(/\D/g, '').replace(/^1(?=\d{10}$)/, '') }
-    : { kind: 'text', text: word }));
+  return joined
+    .toLowerCase()
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((word): SearchWord =>
+      PHONE_WORD.test(word)
+        ? { kind: 'number', digits: word.replace(/\D/g, '').replace(/^1(?=\d{10}$)/, '') }
+        : { kind: 'text', text: word },
+    );
 }
 
 /**
@@ -66,7 +72,10 @@ export function termsOf(contact: Pick<Contact, 'first_name' | 'last_name'>, emai
 }
 
 /** What the indexes hold of a contact, read from its rows: its e-mail addresses and phone digits as JSON lists. */
-type IndexedRow = Pick<Contact, 'id' | 'org_id' | 'owner_id' | 'first_name' | 'last_name' | 'trashed' | 'archived'> & { emails: string; phones: string };
+type IndexedRow = Pick<Contact, 'id' | 'org_id' | 'owner_id' | 'first_name' | 'last_name' | 'trashed' | 'archived'> & {
+  emails: string;
+  phones: string;
+};
 
 /*
  * Prepared, with the contacts and rows as JSON parameters (json_each), so each statement has one shape however many
@@ -75,11 +84,29 @@ type IndexedRow = Pick<Contact, 'id' | 'org_id' | 'owner_id' | 'first_name' | 'l
 type Ids = { ids: string };
 const inIds = (p: { ids: unknown }) => sql<number>`(select value from json_each(${p.ids}))`;
 const indexedRows = prepared<null, Ids, IndexedRow>('rows to index', (db, _, p) =>
-  db.selectFrom('contacts').where('contacts.id', 'in', inIds(p)).select((eb) => [
-    'contacts.id', 'contacts.org_id', 'contacts.owner_id', 'contacts.first_name', 'contacts.last_name', 'contacts.trashed', 'contacts.archived',
-    eb.selectFrom('contact_emails').select(sql<string>`json_group_array(email_lc)`.as('e')).whereRef('contact_emails.contact_id', '=', 'contacts.id').as('emails'),
-    eb.selectFrom('contact_phones').select(sql<string>`json_group_array(phone_number)`.as('p')).whereRef('contact_phones.contact_id', '=', 'contacts.id').as('phones'),
-  ]));
+  db
+    .selectFrom('contacts')
+    .where('contacts.id', 'in', inIds(p))
+    .select((eb) => [
+      'contacts.id',
+      'contacts.org_id',
+      'contacts.owner_id',
+      'contacts.first_name',
+      'contacts.last_name',
+      'contacts.trashed',
+      'contacts.archived',
+      eb
+        .selectFrom('contact_emails')
+        .select(sql<string>`json_group_array(email_lc)`.as('e'))
+        .whereRef('contact_emails.contact_id', '=', 'contacts.id')
+        .as('emails'),
+      eb
+        .selectFrom('contact_phones')
+        .select(sql<string>`json_group_array(phone_number)`.as('p'))
+        .whereRef('contact_phones.contact_id', '=', 'contacts.id')
+        .as('phones'),
+    ]),
+);
 /** A contact's names as the indexes hold them. */
 const namesOf = (contact: Pick<Contact, 'first_name' | 'last_name'>) => `${contact.first_name} ${contact.last_name}`.trim();
 
@@ -89,24 +116,48 @@ export async function indexedTexts(db: Db, contactIds: number[]) {
   return rows.map((r) => ({ ...r, names: namesOf(r), emails: JSON.parse(r.emails) as string[], phones: JSON.parse(r.phones) as string[] }));
 }
 
-const unindexTerms = prepared<null, Ids, unknown>('unindex terms', (db, _, p) => db.deleteFrom('contact_search_terms').where('contact_id', 'in', inIds(p)));
-const unindexTrigrams = prepared<null, Ids, unknown>('unindex trigrams', (db, _, p) => db.deleteFrom('contact_search').where('rowid', 'in', inIds(p)));
-const unindexWords = prepared<null, Ids, unknown>('unindex words', (db, _, p) => db.deleteFrom('contact_words').where('rowid', 'in', inIds(p)));
+const unindexTerms = prepared<null, Ids, unknown>('unindex terms', (db, _, p) =>
+  db.deleteFrom('contact_search_terms').where('contact_id', 'in', inIds(p)),
+);
+const unindexTrigrams = prepared<null, Ids, unknown>('unindex trigrams', (db, _, p) =>
+  db.deleteFrom('contact_search').where('rowid', 'in', inIds(p)),
+);
+const unindexWords = prepared<null, Ids, unknown>('unindex words', (db, _, p) =>
+  db.deleteFrom('contact_words').where('rowid', 'in', inIds(p)),
+);
 
 /** Rows as a JSON list of lists, one column each, in the order the statement names them. */
 type Rows = { rows: string };
 const column = (i: number) => sql.raw(`j.value ->> ${i}`);
 const insertTerms = prepared<null, Rows, unknown>('index terms', (db, _, p) =>
-  db.insertInto('contact_search_terms').columns(['org_id', 'term', 'contact_id'])
+  db
+    .insertInto('contact_search_terms')
+    .columns(['org_id', 'term', 'contact_id'])
     // `where true`: without it SQLite would read the upsert's ON as a join's (its documented ambiguity).
-    .expression(db.selectFrom(sql`json_each(${p.rows})`.as('j')).select([column(0).as('org_id'), column(1).as('term'), column(2).as('contact_id')]).where(sql<boolean>`true`))
-    .onConflict((oc) => oc.doNothing()));
+    .expression(
+      db
+        .selectFrom(sql`json_each(${p.rows})`.as('j'))
+        .select([column(0).as('org_id'), column(1).as('term'), column(2).as('contact_id')])
+        .where(sql<boolean>`true`),
+    )
+    .onConflict((oc) => oc.doNothing()),
+);
 const insertTrigrams = prepared<null, Rows, unknown>('index trigrams', (db, _, p) =>
-  db.insertInto('contact_search').columns(['rowid', 'names', 'emails', 'phones'])
-    .expression(db.selectFrom(sql`json_each(${p.rows})`.as('j')).select([column(0).as('rowid'), column(1).as('names'), column(2).as('emails'), column(3).as('phones')])));
+  db
+    .insertInto('contact_search')
+    .columns(['rowid', 'names', 'emails', 'phones'])
+    .expression(
+      db
+        .selectFrom(sql`json_each(${p.rows})`.as('j'))
+        .select([column(0).as('rowid'), column(1).as('names'), column(2).as('emails'), column(3).as('phones')]),
+    ),
+);
 const insertWords = prepared<null, Rows, unknown>('index words', (db, _, p) =>
-  db.insertInto('contact_words').columns(['rowid', 'words'])
-    .expression(db.selectFrom(sql`json_each(${p.rows})`.as('j')).select([column(0).as('rowid'), column(1).as('words')])));
+  db
+    .insertInto('contact_words')
+    .columns(['rowid', 'words'])
+    .expression(db.selectFrom(sql`json_each(${p.rows})`.as('j')).select([column(0).as('rowid'), column(1).as('words')])),
+);
 
 /** Only contacts in neither the trash nor the archive have a row in the word index (its searches are of those). */
 const inWordIndex = (contact: Pick<Contact, 'trashed' | 'archived'>) => !contact.trashed && !contact.archived;
@@ -137,11 +188,13 @@ export async function reindexContacts(db: Db, contactIds: number[], which: Reind
       await unindexTrigrams(db, null, { ids });
       const terms = rows.flatMap((r) => termsOf(r, r.emails, r.phones).map((term) => [r.org_id, term, r.id]));
       if (terms.length) await insertTerms(db, null, { rows: JSON.stringify(terms) });
-      if (rows.length) await insertTrigrams(db, null, { rows: JSON.stringify(rows.map((r) => [r.id, r.names, r.emails.join(' '), r.phones.join(' ')])) });
+      if (rows.length)
+        await insertTrigrams(db, null, { rows: JSON.stringify(rows.map((r) => [r.id, r.names, r.emails.join(' '), r.phones.join(' ')])) });
     }
     await unindexWords(db, null, { ids });
     const active = rows.filter(inWordIndex);
-    if (active.length) await insertWords(db, null, { rows: JSON.stringify(active.map((r) => [r.id, wordTokens(r.owner_id, r.names, r.emails, r.phones)])) });
+    if (active.length)
+      await insertWords(db, null, { rows: JSON.stringify(active.map((r) => [r.id, wordTokens(r.owner_id, r.names, r.emails, r.phones)])) });
   }
 }
 
@@ -160,8 +213,16 @@ export function indexLater(tx: Db, contactIds: number[], which: Reindex): Promis
     const run = async () => {
       // A contact asked for twice in one batch gets the most either asked for.
       await reindexContacts(tx, [...state.all], 'all');
-      await reindexContacts(tx, [...state.added].filter((id) => !state.all.has(id)), 'added');
-      await reindexContacts(tx, [...state.words].filter((id) => !state.all.has(id) && !state.added.has(id)), 'words');
+      await reindexContacts(
+        tx,
+        [...state.added].filter((id) => !state.all.has(id)),
+        'added',
+      );
+      await reindexContacts(
+        tx,
+        [...state.words].filter((id) => !state.all.has(id) && !state.added.has(id)),
+        'words',
+      );
     };
     return { state, run };
   });
@@ -175,4 +236,7 @@ export type SearchIndex = 'contact_search' | 'contact_words';
 
 /** The ids of contacts an FTS5 query of one of the indexes matches, as a subquery of the list query (the query bound as a parameter). */
 export const matchingIds = (eb: ExpressionBuilder<Database, 'contacts'>, index: SearchIndex, match: Expression<string>) =>
-  eb.selectFrom(index).select(sql<number>`rowid`.as('rowid')).where(sql<boolean>`${sql.table(index)} match ${match}`);
+  eb
+    .selectFrom(index)
+    .select(sql<number>`rowid`.as('rowid'))
+    .where(sql<boolean>`${sql.table(index)} match ${match}`);

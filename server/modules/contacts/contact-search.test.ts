@@ -18,16 +18,30 @@ const ids: Record<string, string> = {};
 beforeAll(async () => {
   ({ server, team, api } = await serverWithTeam());
   rep = api(team.rep);
-  const create = async (key: string, body: object) => (ids[key] = (await rep.post('/rest/1/contacts', { ...body, allow_duplicates: 1 })).body.contacts.contacts.contact_user_id);
+  const create = async (key: string, body: object) =>
+    (ids[key] = (await rep.post('/rest/1/contacts', { ...body, allow_duplicates: 1 })).body.contacts.contacts.contact_user_id);
   await create('ethan', { first_name: 'Ethan', last_name: 'Murphy', email: 'ethan.murphy@acme-widgets.example', phone: '(214) 999-7486' });
-  await create('olivia', { first_name: 'Olivia', last_name: 'Ethans', email: 'olivia@globex.example', phone: '3125550142', additional_phone: [{ number: '6465551234' }] });
+  await create('olivia', {
+    first_name: 'Olivia',
+    last_name: 'Ethans',
+    email: 'olivia@globex.example',
+    phone: '3125550142',
+    additional_phone: [{ number: '6465551234' }],
+  });
   await create('mary', { first_name: 'Mary', last_name: 'Kim', email: 'mk@initech.example', phone: '4155550199' });
-  await api(team.teammate).post('/rest/1/contacts', { first_name: 'Ethan', last_name: 'Murphy', email: 'other@acme-widgets.example', phone: '2149997486' });
+  await api(team.teammate).post('/rest/1/contacts', {
+    first_name: 'Ethan',
+    last_name: 'Murphy',
+    email: 'other@acme-widgets.example',
+    phone: '2149997486',
+  });
 });
 afterAll(() => server?.close());
 
 const found = async (search: string, who: Caller = rep) =>
-  (await who.get(`/rest/1/contacts?search=${encodeURIComponent(search)}&page_size=100`)).body.contacts.contacts.map((c: { contact_user_id: string }) => c.contact_user_id).sort();
+  (await who.get(`/rest/1/contacts?search=${encodeURIComponent(search)}&page_size=100`)).body.contacts.contacts
+    .map((c: { contact_user_id: string }) => c.contact_user_id)
+    .sort();
 const idsOf = (...keys: string[]) => keys.map((k) => ids[k]).sort();
 
 describe('search', () => {
@@ -66,7 +80,9 @@ describe('search', () => {
     expect(await found('umbrella')).toEqual(idsOf('olivia'));
     const { db } = server.ctx.store;
     const indexed = async () =>
-      (await db.selectFrom('contact_search_terms').select('term').where('contact_id', '=', id).orderBy('term').execute()).map((r) => r.term);
+      (await db.selectFrom('contact_search_terms').select('term').where('contact_id', '=', id).orderBy('term').execute()).map(
+        (r) => r.term,
+      );
     const added = await indexed();
     expect(added).toEqual(expect.arrayContaining(['7185550777', 'olivia.second@umbrella.example', '3125550142']));
     await server.ctx.store.write((tx) => reindexContacts(tx, [id], 'all'));
@@ -101,17 +117,28 @@ describe('search', () => {
   });
 
   it(`answers the same whether a search matches few contacts (up to ${FEW_MATCHES}, read in index order) or many`, async () => {
-    const fill = (word: string, others: number) => server.ctx.store.write(async (tx) => {
-      const at = now();
-      for (let i = 0; i < others + 3; i++) {
-        const owner = i < others ? team.teammate : team.rep;
-        const contact = await insertContact(tx, { org_id: owner.org_id, owner_id: owner.id, first_name: word, last_name: `M${i}`, created_at: at, updated_at: at });
-        await indexNewContact(tx, contact);
-      }
-    });
+    const fill = (word: string, others: number) =>
+      server.ctx.store.write(async (tx) => {
+        const at = now();
+        for (let i = 0; i < others + 3; i++) {
+          const owner = i < others ? team.teammate : team.rep;
+          const contact = await insertContact(tx, {
+            org_id: owner.org_id,
+            owner_id: owner.id,
+            first_name: word,
+            last_name: `M${i}`,
+            created_at: at,
+            updated_at: at,
+          });
+          await indexNewContact(tx, contact);
+        }
+      });
     await fill('Fewish', FEW_MATCHES - 10);
     await fill('Manyish', FEW_MATCHES + 10);
-    for (const [word, others] of [['fewish', FEW_MATCHES - 10], ['manyish', FEW_MATCHES + 10]] as const) {
+    for (const [word, others] of [
+      ['fewish', FEW_MATCHES - 10],
+      ['manyish', FEW_MATCHES + 10],
+    ] as const) {
       const mine = (await rep.get(`/rest/1/contacts?search=${word}&page_size=2`)).body.contacts;
       expect(mine).toMatchObject({ total_results: 3, total_pages: 2 });
       expect(mine.contacts.map((c: { last_name: string }) => c.last_name)).toEqual([`M${others + 2}`, `M${others + 1}`]);
@@ -126,7 +153,14 @@ describe('search', () => {
     await server.ctx.store.write(async (tx) => {
       const at = now();
       for (let i = 0; i < many; i++) {
-        const contact = await insertContact(tx, { org_id: team.rep.org_id, owner_id: team.rep.id, first_name: 'Plentiful', last_name: `N${i}`, created_at: at, updated_at: at });
+        const contact = await insertContact(tx, {
+          org_id: team.rep.org_id,
+          owner_id: team.rep.id,
+          first_name: 'Plentiful',
+          last_name: `N${i}`,
+          created_at: at,
+          updated_at: at,
+        });
         await indexNewContact(tx, contact);
       }
     });
@@ -141,7 +175,18 @@ describe('search', () => {
 });
 
 describe('the word index', () => {
-  const WORDS = ['zanzibar', 'anzi', 'quill', 'quill zanzibar', '555-0188', '0188', '(617) 555-0188', 'quill@zanzibar', 'bar.exam', 'zanzibar o.ther'];
+  const WORDS = [
+    'zanzibar',
+    'anzi',
+    'quill',
+    'quill zanzibar',
+    '555-0188',
+    '0188',
+    '(617) 555-0188',
+    'quill@zanzibar',
+    'bar.exam',
+    'zanzibar o.ther',
+  ];
   type Row = { contact_user_id: string; owner_id: string };
   const search = async (who: Caller, query: string) => {
     const reply = await who.get(`/rest/1/contacts?search=${encodeURIComponent(query)}&page_size=100`);
@@ -200,17 +245,36 @@ describe('the word index', () => {
     await agree('out of the archive');
 
     // A bulk transfer (a job's chunk) of the rep's two to the teammate: the rep finds none, the manager both.
-    await server.ctx.store.write((tx) => transferContacts(tx, { orgId: team.rep.org_id, contactIds: [mine, theirs], actorId: team.vendor.id, at: now(), toId: team.teammate.id }));
+    await server.ctx.store.write((tx) =>
+      transferContacts(tx, {
+        orgId: team.rep.org_id,
+        contactIds: [mine, theirs],
+        actorId: team.vendor.id,
+        at: now(),
+        toId: team.teammate.id,
+      }),
+    );
     await agree('bulk transferred');
     expect((await search(api(team.rep), 'zanzibar')).total).toBe(0);
 
     // A member deleted: their contacts go to the rep.
     const leaving = await api(team.vendor).post('/rest/1/members', {
-      username: `leaving${process.pid}`, password: TEST_PASSWORD, first_name: 'Leaving', email: 'leaving@example.com',
-      billing_item_id: 1, billing_group_id: 'g', subgroup_id: 's', role: 'member', manager_id: team.manager.id,
+      username: `leaving${process.pid}`,
+      password: TEST_PASSWORD,
+      first_name: 'Leaving',
+      email: 'leaving@example.com',
+      billing_item_id: 1,
+      billing_group_id: 'g',
+      subgroup_id: 's',
+      role: 'member',
+      manager_id: team.manager.id,
     });
     expect(leaving.status, leaving.text).toBe(201);
-    const leaver = await db.selectFrom('members').selectAll().where('id', '=', Number(leaving.body.members.members.user_id)).executeTakeFirstOrThrow();
+    const leaver = await db
+      .selectFrom('members')
+      .selectAll()
+      .where('id', '=', Number(leaving.body.members.members.user_id))
+      .executeTakeFirstOrThrow();
     const left = await create(leaver, { first_name: 'Zanzibar', last_name: 'Leftover', phone: '6175550188' });
     expect((await api(team.vendor).delete(`/rest/1/members/${leaver.id}?move_contacts_to=${team.rep.id}`)).status).toBe(204);
     await agree('a member deleted');
@@ -218,7 +282,9 @@ describe('the word index', () => {
 
     // A phone and an address added (only their terms are added; the full-text rows are written again).
     expect((await api(team.rep).post(`/rest/1/contacts/${left}/phones`, { phone_number: '6175550199', type: 2 })).status).toBe(200);
-    expect((await api(team.rep).post(`/rest/1/contacts/${left}/emails`, { email_address: 'Zanzibar.Added@Quill.example' })).status).toBe(202);
+    expect((await api(team.rep).post(`/rest/1/contacts/${left}/emails`, { email_address: 'Zanzibar.Added@Quill.example' })).status).toBe(
+      202,
+    );
     for (const query of ['555-0199', '0188', 'zanzibar.added@quill', 'added']) {
       expect(idsOfRows((await search(api(team.rep), query)).rows), query).toEqual([String(left)]);
     }

@@ -11,7 +11,9 @@ function wordsMatch(query: string, ownerIds: readonly number[]): string | undefi
 describe('wordTokens', () => {
   it("holds each word of the names and e-mail addresses and each number, with their suffixes, behind the owner's mark", () => {
     const tokens = wordTokens(7, 'Ethan Murphy', ['Ethan.Murphy@acme.example'], ['2149997486']).split(' ');
-    expect(tokens).toEqual(expect.arrayContaining(['o7xwethan', 'o7xwthan', 'o7xwhan', 'o7xwmurphy', 'o7xwurphy', 'o7xwphy', 'o7xwacme', 'o7xwexample']));
+    expect(tokens).toEqual(
+      expect.arrayContaining(['o7xwethan', 'o7xwthan', 'o7xwhan', 'o7xwmurphy', 'o7xwurphy', 'o7xwphy', 'o7xwacme', 'o7xwexample']),
+    );
     expect(tokens).toEqual(expect.arrayContaining(['o7xp2149997486', 'o7xp9997486', 'o7xp486']));
     // No suffix shorter than three characters, no token twice (the names' words are the address's too).
     expect(tokens).not.toContain('o7xwan');
@@ -19,7 +21,9 @@ describe('wordTokens', () => {
   });
 
   it('splits at anything that is not a letter, a mark or a digit, and keeps letters of every script', () => {
-    expect(wordTokens(1, "Zoë O'Brien-Núñez", [], []).split(' ')).toEqual(expect.arrayContaining(['o1xwzoë', 'o1xwo', 'o1xwbrien', 'o1xwnúñez', 'o1xwñez']));
+    expect(wordTokens(1, "Zoë O'Brien-Núñez", [], []).split(' ')).toEqual(
+      expect.arrayContaining(['o1xwzoë', 'o1xwo', 'o1xwbrien', 'o1xwnúñez', 'o1xwñez']),
+    );
     expect(wordTokens(1, '山田 太郎', [], []).split(' ')).toEqual(['o1xw山田', 'o1xw太郎']);
     // Characters beyond the Basic Multilingual Plane count as one each, as the query counts them.
     expect(wordTokens(1, '𠀋𠀌𠀍𠀎', [], []).split(' ')).toEqual(['o1xw𠀋𠀌𠀍𠀎', 'o1xw𠀌𠀍𠀎']);
@@ -27,7 +31,10 @@ describe('wordTokens', () => {
 
   it(`cuts suffixes at ${WORD_TOKEN_MAX} characters, so a long word costs its length times that at most`, () => {
     const tokens = wordTokens(1, 'x'.repeat(200), [], []).split(' ');
-    expect(tokens).toEqual([`o1xw${'x'.repeat(WORD_TOKEN_MAX)}`, ...Array.from({ length: WORD_TOKEN_MAX - 3 }, (_, i) => `o1xw${'x'.repeat(WORD_TOKEN_MAX - 1 - i)}`)]);
+    expect(tokens).toEqual([
+      `o1xw${'x'.repeat(WORD_TOKEN_MAX)}`,
+      ...Array.from({ length: WORD_TOKEN_MAX - 3 }, (_, i) => `o1xw${'x'.repeat(WORD_TOKEN_MAX - 1 - i)}`),
+    ]);
   });
 });
 
@@ -63,7 +70,10 @@ describe('wordsMatch', () => {
 
 describe('wordsQuery', () => {
   it("asks for the parts of a word with punctuation, and gives the word back to be checked in each candidate's text", () => {
-    expect(wordsQuery('ethan.murphy.12@acme', [7])).toEqual({ match: '"o7xwethan"* AND "o7xwmurphy"* AND "o7xwacme"*', verify: ['ethan.murphy.12@acme'] });
+    expect(wordsQuery('ethan.murphy.12@acme', [7])).toEqual({
+      match: '"o7xwethan"* AND "o7xwmurphy"* AND "o7xwacme"*',
+      verify: ['ethan.murphy.12@acme'],
+    });
     expect(wordsQuery("O'Brien 555-0188", [7])).toEqual({ match: '"o7xwbrien"* AND "o7xp5550188"*', verify: ["o'brien"] });
     expect(wordsQuery('murphy', [7])).toEqual({ match: '"o7xwmurphy"*', verify: [] });
   });

@@ -17,7 +17,15 @@ beforeAll(async () => {
   [rep, vendor] = [api(team.rep), api(team.vendor)];
   folderId = (await vendor.post('/rest/1/folders', { name: 'Prospects' })).body.folders['0'].folder_id;
   const people = [
-    { first_name: 'Alice', last_name: 'Zimmer', email: 'Alice@Example.com', phone: '212-555-0101', category_id: folderId, tags: ['VIP'], rating: 5 },
+    {
+      first_name: 'Alice',
+      last_name: 'Zimmer',
+      email: 'Alice@Example.com',
+      phone: '212-555-0101',
+      category_id: folderId,
+      tags: ['VIP'],
+      rating: 5,
+    },
     { first_name: 'Bob', last_name: 'Young', email: 'bob@example.com', phone: '(303) 555-0102', rating: 2 },
     { first_name: 'Carol', last_name: 'Xu', email: 'carol@example.org', phone: '4155550103', category_id: folderId },
     { first_name: 'Dave', last_name: 'Walker', email: 'dave@example.org', phone: '+1 907 555 0104', tags: ['vip'] },
@@ -29,12 +37,18 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 describe('GET /rest/1/contacts', () => {
-  it('lists the caller\'s contacts newest first, with numeric paging fields beside the array', async () => {
+  it("lists the caller's contacts newest first, with numeric paging fields beside the array", async () => {
     const reply = await rep.get('/rest/1/contacts');
     expect(reply.status).toBe(200);
     expect(reply.body).toMatchObject({ http_status: 200, status: 'success' });
     expect(names(reply)).toEqual(['Dave', 'Carol', 'Bob', 'Alice']);
-    expect(reply.body.contacts).toMatchObject({ page: 1, page_size: 25, total_results: 4, total_pages: 1, member_user_id: String(team.rep.id) });
+    expect(reply.body.contacts).toMatchObject({
+      page: 1,
+      page_size: 25,
+      total_results: 4,
+      total_pages: 1,
+      member_user_id: String(team.rep.id),
+    });
   });
 
   it('answers oldest first with sort_order=ASC', async () => {
@@ -61,14 +75,23 @@ describe('GET /rest/1/contacts', () => {
   });
 
   it.each([
-    ['page_size=0', 'page_size'], ['page_size=101', 'page_size'], ['page_size=abc', 'page_size'], ['page=0', 'page'],
-    ['sort_order=sideways', 'sort_order'], ['sort_by=shoe_size', 'sort_by'], ['updated_from=yesterday', 'updated_from'],
-    ['created_from=2026-13', 'created_from'], ['include_new=1', 'include_new'], ['category_id=abc', 'category_id'],
+    ['page_size=0', 'page_size'],
+    ['page_size=101', 'page_size'],
+    ['page_size=abc', 'page_size'],
+    ['page=0', 'page'],
+    ['sort_order=sideways', 'sort_order'],
+    ['sort_by=shoe_size', 'sort_by'],
+    ['updated_from=yesterday', 'updated_from'],
+    ['created_from=2026-13', 'created_from'],
+    ['include_new=1', 'include_new'],
+    ['category_id=abc', 'category_id'],
   ])('refuses %s with a 400 naming the parameter', async (query, field) => {
     const reply = await rep.get(`/rest/1/contacts?${query}`);
     expect(reply.status).toBe(400);
     expect(reply.body.status).toBe('error');
-    expect(reply.body.debug_codes).toEqual([expect.objectContaining({ field, code: expect.any(Number), reason: expect.stringContaining(field) })]);
+    expect(reply.body.debug_codes).toEqual([
+      expect.objectContaining({ field, code: expect.any(Number), reason: expect.stringContaining(field) }),
+    ]);
   });
 
   it('ignores unknown query parameters', async () => {
@@ -79,7 +102,7 @@ describe('GET /rest/1/contacts', () => {
     expect(names(await rep.get(`/rest/1/contacts?${param}=${folderId}`))).toEqual(['Carol', 'Alice']);
   });
 
-  it('finds by exact e-mail address, ignoring case, and only within the caller\'s contacts', async () => {
+  it("finds by exact e-mail address, ignoring case, and only within the caller's contacts", async () => {
     expect(names(await rep.get('/rest/1/contacts?email_address=ALICE@example.com'))).toEqual(['Alice']);
     expect(names(await rep.get('/rest/1/contacts?email_address=alice@example'))).toEqual([]);
   });
@@ -120,9 +143,17 @@ describe('GET /rest/1/contacts', () => {
 
   it('finds updated contacts since a time; include_new adds the ones created since then', async () => {
     await server.ctx.store.write(async (db) => {
-      await db.updateTable('contacts').set({ created_at: '2026-01-01 00:00:00', updated_at: '2026-01-01 00:00:00' }).where('owner_id', '=', team.rep.id).execute();
+      await db
+        .updateTable('contacts')
+        .set({ created_at: '2026-01-01 00:00:00', updated_at: '2026-01-01 00:00:00' })
+        .where('owner_id', '=', team.rep.id)
+        .execute();
       await db.updateTable('contacts').set({ updated_at: '2026-03-01 00:00:00' }).where('first_name', '=', 'Bob').execute();
-      await db.updateTable('contacts').set({ created_at: '2026-03-02 00:00:00', updated_at: '2026-03-02 00:00:00' }).where('first_name', '=', 'Carol').execute();
+      await db
+        .updateTable('contacts')
+        .set({ created_at: '2026-03-02 00:00:00', updated_at: '2026-03-02 00:00:00' })
+        .where('first_name', '=', 'Carol')
+        .execute();
     });
     const from = encodeURIComponent('2026-02-01 00:00:00');
     expect(names(await rep.get(`/rest/1/contacts?updated_from=${from}`))).toEqual(['Bob']);

@@ -22,7 +22,8 @@ export function inScope<Q extends ContactQuery>(query: Q, p: Placeholders<ScopeP
 /** A prepared look-up of those of some contacts a scope may see, in no particular order, reading what `pick` selects. */
 function visible<Row>(name: string, pick: (query: ContactQuery) => Compilable<Row>) {
   const query = prepared<null, ScopeParams & { ids: number[] }, Row>(name, (db, _, p) =>
-    pick(inScope(db.selectFrom('contacts'), p).where('id', 'in', p.ids)));
+    pick(inScope(db.selectFrom('contacts'), p).where('id', 'in', p.ids)),
+  );
   return async (db: Db, scope: Scope, ids: number[]): Promise<Row[]> => (ids.length ? query(db, null, { ...scopeParams(scope), ids }) : []);
 }
 
@@ -40,14 +41,24 @@ type DuplicateParams = { orgId: number; ownerIds?: number[]; value: string };
 /* Prepared: a bulk create (a dial session of 500 new contacts) checks each one, and building these joins each time
    cost more than SQLite took to run them. */
 const oldestWithEmail = prepared<null, DuplicateParams, { id: number }>('duplicate by e-mail', (db, _, p) => {
-  const q = db.selectFrom('contact_emails').innerJoin('contacts', 'contacts.id', 'contact_emails.contact_id').select('contacts.id')
-    .where('contact_emails.email_lc', '=', p.value).where('contacts.org_id', '=', p.orgId).where('contacts.trashed', '=', 0);
+  const q = db
+    .selectFrom('contact_emails')
+    .innerJoin('contacts', 'contacts.id', 'contact_emails.contact_id')
+    .select('contacts.id')
+    .where('contact_emails.email_lc', '=', p.value)
+    .where('contacts.org_id', '=', p.orgId)
+    .where('contacts.trashed', '=', 0);
   return (p.ownerIds ? q.where('contacts.owner_id', 'in', p.ownerIds) : q).orderBy('contacts.id').limit(fixedLimit(1));
 });
 
 const oldestWithPhone = prepared<null, DuplicateParams, { id: number }>('duplicate by phone', (db, _, p) => {
-  const q = db.selectFrom('contact_phones').innerJoin('contacts', 'contacts.id', 'contact_phones.contact_id').select('contacts.id')
-    .where('contact_phones.phone_number', '=', p.value).where('contacts.org_id', '=', p.orgId).where('contacts.trashed', '=', 0);
+  const q = db
+    .selectFrom('contact_phones')
+    .innerJoin('contacts', 'contacts.id', 'contact_phones.contact_id')
+    .select('contacts.id')
+    .where('contact_phones.phone_number', '=', p.value)
+    .where('contacts.org_id', '=', p.orgId)
+    .where('contacts.trashed', '=', 0);
   return (p.ownerIds ? q.where('contacts.owner_id', 'in', p.ownerIds) : q).orderBy('contacts.id').limit(fixedLimit(1));
 });
 
@@ -64,18 +75,27 @@ export async function findDuplicate(db: Db, orgId: number, ownerIds: number[] | 
   ]);
   const ids = found.flat().map((row) => row.id);
   if (!ids.length) return undefined;
-  return db.selectFrom('contacts').selectAll().where('id', '=', Math.min(...ids)).executeTakeFirst();
+  return db
+    .selectFrom('contacts')
+    .selectAll()
+    .where('id', '=', Math.min(...ids))
+    .executeTakeFirst();
 }
-
 
 /** Contacts a scope may see, not in the trash, with this e-mail (any case) or these phone digits: up to `limit`, oldest first. */
 export async function findMatches(db: Db, scope: Scope, email: string | null, phone: string | null, limit: number): Promise<number[]> {
   if (!email && !phone) return [];
-  let q = db.selectFrom('contacts').select('contacts.id').where('contacts.org_id', '=', scope.orgId).where('contacts.trashed', '=', 0)
-    .where((eb) => eb.or([
-      ...(email ? [eb('contacts.id', 'in', eb.selectFrom('contact_emails').select('contact_id').where('email_lc', '=', email))] : []),
-      ...(phone ? [eb('contacts.id', 'in', eb.selectFrom('contact_phones').select('contact_id').where('phone_number', '=', phone))] : []),
-    ]));
+  let q = db
+    .selectFrom('contacts')
+    .select('contacts.id')
+    .where('contacts.org_id', '=', scope.orgId)
+    .where('contacts.trashed', '=', 0)
+    .where((eb) =>
+      eb.or([
+        ...(email ? [eb('contacts.id', 'in', eb.selectFrom('contact_emails').select('contact_id').where('email_lc', '=', email))] : []),
+        ...(phone ? [eb('contacts.id', 'in', eb.selectFrom('contact_phones').select('contact_id').where('phone_number', '=', phone))] : []),
+      ]),
+    );
   if (scope.kind === 'team') q = q.where('contacts.owner_id', 'in', scope.memberIds);
   return (await q.orderBy('contacts.id').limit(limit).execute()).map((r) => r.id);
 }

@@ -3,7 +3,14 @@ import { authOf } from '../../auth/middleware.js';
 import type { Context } from '../../context.js';
 import type { AuditRecord, ContactActivityRecord } from '../../contracts/contact-records.js';
 import {
-  activitiesQuery, contactIdParam, matchesQuery, createContactBody, deleteContactsBody, deleteContactsQuery, listContactsQuery, updateContactBody,
+  activitiesQuery,
+  contactIdParam,
+  matchesQuery,
+  createContactBody,
+  deleteContactsBody,
+  deleteContactsQuery,
+  listContactsQuery,
+  updateContactBody,
 } from '../../contracts/contacts.js';
 import { paging } from '../../contracts/common.js';
 import { phoneNumberParam } from '../../contracts/dial-sessions.js';
@@ -30,9 +37,15 @@ export function contactsRouter(ctx: Context): Router {
   router.post('/contacts', async (req, res) => {
     const { record } = await service.createContact(ctx, authOf(req), parse(createContactBody, req.body));
     // Older clients (a workflow platform's contact actions) read `contact.user_id` at the top level: answer that shape too.
-    sendSuccess(res, 201, 'contacts', { contacts: record, additional_messages: record.duplicate_action !== 'created' }, {
-      contact: { user_id: record.contact_user_id, ...record },
-    });
+    sendSuccess(
+      res,
+      201,
+      'contacts',
+      { contacts: record, additional_messages: record.duplicate_action !== 'created' },
+      {
+        contact: { user_id: record.contact_user_id, ...record },
+      },
+    );
   });
 
   router.delete('/contacts', async (req, res) => {
@@ -60,7 +73,10 @@ export function contactsRouter(ctx: Context): Router {
 
   router.put('/contacts/:contact_id', async (req, res) => {
     const { contact_id } = parse(contactIdParam, req.params);
-    const ifMatch = req.get('if-match')?.split(',').map((tag) => tag.trim().replace(/^W\//, ''));
+    const ifMatch = req
+      .get('if-match')
+      ?.split(',')
+      .map((tag) => tag.trim().replace(/^W\//, ''));
     const contact = await service.updateContact(ctx, authOf(req), contact_id, parse(updateContactBody, req.body), ifMatch);
     res.set('ETag', service.etagOf(contact.id, contact.version));
     sendList(res, 'contacts', await service.presentContacts(db, [contact]), oneOfOne());
@@ -88,7 +104,10 @@ export function contactsRouter(ctx: Context): Router {
     await service.visibleContact(db, auth.scope, contact_id);
     const { rows, total } = await listActivities(db, contact_id, addSeconds(now(), -query.days * 86400), query);
     const records: ContactActivityRecord[] = rows.map((a) => ({
-      user_activity_id: String(a.id), activity_id: String(a.activity_type), activity: a.activity, date: timestampOrZero(a.created_at),
+      user_activity_id: String(a.id),
+      activity_id: String(a.activity_type),
+      activity: a.activity,
+      date: timestampOrZero(a.created_at),
     }));
     sendList(res, 'contact_activities', records, pageMeta(query, total));
   });
@@ -100,8 +119,13 @@ export function contactsRouter(ctx: Context): Router {
     await service.visibleContact(db, auth.scope, contact_id);
     const { rows, total } = await listAudit(db, contact_id, query);
     const records: AuditRecord[] = rows.map((a) => ({
-      contact_id: String(a.contact_id), member_id: String(a.member_id ?? 0), action: a.action, data_type: a.data_type,
-      old: a.old_value, new: a.new_value, date_added: timestampOrZero(a.created_at),
+      contact_id: String(a.contact_id),
+      member_id: String(a.member_id ?? 0),
+      action: a.action,
+      data_type: a.data_type,
+      old: a.old_value,
+      new: a.new_value,
+      date_added: timestampOrZero(a.created_at),
     }));
     sendList(res, 'contact_activities', records, pageMeta(query, total));
   });

@@ -14,7 +14,14 @@ import { ActivityType, recordChange } from './contact-history.repository.js';
 import { auditChanges, columnChanges, type ContactInput, differing } from './contact-input.js';
 import * as list from './contact-list.repository.js';
 import * as records from './contact-records.repository.js';
-import { deleteContactRows, detailKindsOf, indexNewContact, insertContact, setTrashed, updateContactRow } from './contact-rows.repository.js';
+import {
+  deleteContactRows,
+  detailKindsOf,
+  indexNewContact,
+  insertContact,
+  setTrashed,
+  updateContactRow,
+} from './contact-rows.repository.js';
 import * as repo from './contacts.repository.js';
 import { contactRecords } from './contacts.serializer.js';
 
@@ -79,8 +86,19 @@ export const etagOf = (id: number, version: number) => `"${id}.${version}"`;
  * The caller's contacts (not in the trash) that share the e-mail address or phone number given, as records: what the
  * web app shows before creating a contact that would otherwise update one of them (the contract's duplicate rule).
  */
-export async function matchingRecords(ctx: Context, auth: AuthContext, email: string | undefined, phone: string | undefined): Promise<string[]> {
-  const ids = await repo.findMatches(ctx.store.db, auth.scope, email ? email.toLowerCase() : null, phone ? phoneDigits(phone) || null : null, 10);
+export async function matchingRecords(
+  ctx: Context,
+  auth: AuthContext,
+  email: string | undefined,
+  phone: string | undefined,
+): Promise<string[]> {
+  const ids = await repo.findMatches(
+    ctx.store.db,
+    auth.scope,
+    email ? email.toLowerCase() : null,
+    phone ? phoneDigits(phone) || null : null,
+    10,
+  );
   return serializedRecords(ctx, auth.scope.orgId, await repo.findVisibleVersions(ctx.store.db, auth.scope, ids));
 }
 
@@ -100,7 +118,8 @@ async function assertFolder(db: Db, orgId: number, folderId: number | null | und
 /** A member the caller may hand contacts to: itself, its team, or (for a vendor) anyone in the organisation. */
 export async function memberInScope(db: Db, scope: Scope, field: string, ref: { id?: number; username?: string }) {
   const member = ref.id !== undefined ? await findMemberById(db, ref.id) : await findMemberByUsername(db, ref.username ?? '');
-  if (!member || !scopeIncludesMember(scope, member)) throw unknownReference(field, `${field} ${ref.id ?? ref.username} is not a member of your team.`);
+  if (!member || !scopeIncludesMember(scope, member))
+    throw unknownReference(field, `${field} ${ref.id ?? ref.username} is not a member of your team.`);
   return member;
 }
 
@@ -118,9 +137,13 @@ export async function createContact(ctx: Context, auth: AuthContext, body: Creat
 /** Creates a contact, or updates or skips its duplicate by the contract's rules, in the caller's transaction. */
 export async function createContactIn(tx: Db, auth: AuthContext, body: CreateContactBody): Promise<CreateResult & { id: number }> {
   // Checked inside the transaction: a folder or owner deleted meanwhile cannot slip past them.
-  const owner = body.owner_id !== undefined || body.owner_username
-    ? await memberInScope(tx, auth.scope, body.owner_id !== undefined ? 'owner_id' : 'owner_username', { id: body.owner_id, username: body.owner_username })
-    : auth.member;
+  const owner =
+    body.owner_id !== undefined || body.owner_username
+      ? await memberInScope(tx, auth.scope, body.owner_id !== undefined ? 'owner_id' : 'owner_username', {
+          id: body.owner_id,
+          username: body.owner_username,
+        })
+      : auth.member;
   await assertFolder(tx, auth.scope.orgId, body.category_id);
   const existing = body.allow_duplicates ? undefined : await findDuplicate(tx, owner.org_id, owner.id, body);
   if (existing) {
@@ -133,14 +156,23 @@ export async function createContactIn(tx: Db, auth: AuthContext, body: CreateCon
   }
   const at = now();
   const contact = await insertContact(tx, {
-    ...columnChanges(body), org_id: owner.org_id, owner_id: owner.id, source_id: body.source_id ?? null, detail_kinds: detailKindsOf(body),
-    created_at: at, updated_at: at,
+    ...columnChanges(body),
+    org_id: owner.org_id,
+    owner_id: owner.id,
+    source_id: body.source_id ?? null,
+    detail_kinds: detailKindsOf(body),
+    created_at: at,
+    updated_at: at,
   });
   await writeDetails(tx, { contact, body, at, isNew: true });
   await addNote(tx, contact.id, body.notes, auth.member.id, at);
   await indexNewContact(tx, contact);
   await recordChange(tx, {
-    contactIds: [contact.id], memberId: auth.member.id, at, activity: ActivityType.created, text: 'Contact created',
+    contactIds: [contact.id],
+    memberId: auth.member.id,
+    at,
+    activity: ActivityType.created,
+    text: 'Contact created',
     audit: [{ action: 'create', dataType: 'contact', new: String(contact.id) }],
   });
   return { id: contact.id, record: createdRecord(contact, body, 'created'), status: 'created' };
@@ -171,14 +203,24 @@ function createdRecord(contact: Contact, body: CreateContactBody, action: Create
  * Updates a contact. With a precondition (If-Match, extension) the update applies only to the version the caller
  * read: a contact changed since is a 409 that changes nothing. Without one, the last update wins, as the contract has it.
  */
-export async function updateContact(ctx: Context, auth: AuthContext, id: number, body: UpdateContactBody, ifMatch?: string[]): Promise<Contact> {
+export async function updateContact(
+  ctx: Context,
+  auth: AuthContext,
+  id: number,
+  body: UpdateContactBody,
+  ifMatch?: string[],
+): Promise<Contact> {
   return ctx.store.write(async (tx) => {
     const contact = await visibleContact(tx, auth.scope, id);
     if (ifMatch && !ifMatch.includes('*') && !ifMatch.includes(etagOf(contact.id, contact.version))) {
-      throw new ApiError(409, [{
-        code: Codes.staleVersion, field: 'If-Match',
-        reason: 'The contact has changed since you read it. Nothing was saved: read it again, then apply your changes to what it holds now.',
-      }]);
+      throw new ApiError(409, [
+        {
+          code: Codes.staleVersion,
+          field: 'If-Match',
+          reason:
+            'The contact has changed since you read it. Nothing was saved: read it again, then apply your changes to what it holds now.',
+        },
+      ]);
     }
     return applyUpdate(tx, auth, contact, body, now());
   });
@@ -204,9 +246,17 @@ async function applyUpdate(tx: Db, auth: AuthContext, contact: Contact, body: Co
     : moved
       ? [ActivityType.moved, `Contact moved from folder ${moved.old} to folder ${moved.new}`]
       : [ActivityType.updated, 'Contact updated'];
-  if (Object.keys(changes).length || detailsChanged) await recordChange(tx, { contactIds: [contact.id], memberId: auth.member.id, at, activity, text, audit });
+  if (Object.keys(changes).length || detailsChanged)
+    await recordChange(tx, { contactIds: [contact.id], memberId: auth.member.id, at, activity, text, audit });
   if (noteAdded) {
-    await recordChange(tx, { contactIds: [contact.id], memberId: auth.member.id, at, activity: ActivityType.noteAdded, text: 'Note added', audit: [] });
+    await recordChange(tx, {
+      contactIds: [contact.id],
+      memberId: auth.member.id,
+      at,
+      activity: ActivityType.noteAdded,
+      text: 'Note added',
+      audit: [],
+    });
   }
   return updated;
 }
@@ -221,7 +271,11 @@ export async function deleteContacts(ctx: Context, auth: AuthContext, ids: numbe
     const at = now();
     if (permanent) {
       await recordChange(tx, {
-        contactIds: unique, memberId: auth.member.id, at, activity: ActivityType.deleted, text: 'Contact deleted permanently',
+        contactIds: unique,
+        memberId: auth.member.id,
+        at,
+        activity: ActivityType.deleted,
+        text: 'Contact deleted permanently',
         audit: [{ action: 'delete', dataType: 'contact' }],
       });
       await deleteContactRows(tx, visible);
@@ -230,7 +284,11 @@ export async function deleteContacts(ctx: Context, auth: AuthContext, ids: numbe
     const trashing = visible.filter((c) => !c.trashed);
     await setTrashed(tx, trashing, true, at);
     await recordChange(tx, {
-      contactIds: trashing.map((c) => c.id), memberId: auth.member.id, at, activity: ActivityType.trashed, text: 'Contact moved to the trash',
+      contactIds: trashing.map((c) => c.id),
+      memberId: auth.member.id,
+      at,
+      activity: ActivityType.trashed,
+      text: 'Contact moved to the trash',
       audit: [{ action: 'trash', dataType: 'trashed', old: '0', new: '1' }],
     });
   });
@@ -244,7 +302,11 @@ export async function restoreContact(ctx: Context, auth: AuthContext, id: number
     const at = now();
     await setTrashed(tx, [contact], false, at);
     await recordChange(tx, {
-      contactIds: [contact.id], memberId: auth.member.id, at, activity: ActivityType.restored, text: 'Contact restored from the trash',
+      contactIds: [contact.id],
+      memberId: auth.member.id,
+      at,
+      activity: ActivityType.restored,
+      text: 'Contact restored from the trash',
       audit: [{ action: 'restore', dataType: 'trashed', old: '1', new: '0' }],
     });
   });

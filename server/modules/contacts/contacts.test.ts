@@ -13,7 +13,14 @@ const idOf = (reply: { body: any }) => reply.body.contacts.contacts.contact_user
 const fetchOne = async (api: Caller, id: string) => (await api.get(`/rest/1/contacts/${id}`)).body.contacts.contacts[0];
 const db = () => server.ctx.store.db;
 const count = async (table: 'contacts' | 'contact_notes' | 'contact_custom_values') =>
-  Number((await server.ctx.store.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  Number(
+    (
+      await server.ctx.store.db
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 beforeAll(async () => {
   let api: (member: Member) => Caller;
@@ -28,27 +35,70 @@ afterAll(() => server.close());
 describe('POST /rest/1/contacts', () => {
   it('creates a contact with every field of the contract and answers a single object', async () => {
     const reply = await rep.post('/rest/1/contacts', {
-      first_name: 'Grace', last_name: 'Hopper', email: 'grace@navy.example', phone: '(212) 555-0142', phone_type: '3', phone_label: 'mobile',
-      additional_name: [{ first_name: 'Amazing', last_name: 'Grace' }], additional_phone: [{ number: '3125550100', phone_type: 2, phone_label: 'office' }],
-      address1: '1 Main St', address2: 'Apt 2', city: 'New York', state: 'NY', zip: 10001, country: 'US', ad_code: 'SPRING',
-      notes: 'Met at the conference', consent_date: '04/05/2024', viewed: 1, category_id: folderA, tags: ['VIP', 'Navy'],
-      question: ['Budget?'], answer: ['Large'], custom_fields: [{ name: 'Company', type: 1, value: 'US Navy' }, { name: 'Opted in', type: 2, value: 'yes' }],
-      social_accounts: [{ type: 3, account: 'linkedin.com/in/grace' }], lead_id: 'L-1', order_number: 'O-9', rating: '5', unknown_field: 'ignored',
+      first_name: 'Grace',
+      last_name: 'Hopper',
+      email: 'grace@navy.example',
+      phone: '(212) 555-0142',
+      phone_type: '3',
+      phone_label: 'mobile',
+      additional_name: [{ first_name: 'Amazing', last_name: 'Grace' }],
+      additional_phone: [{ number: '3125550100', phone_type: 2, phone_label: 'office' }],
+      address1: '1 Main St',
+      address2: 'Apt 2',
+      city: 'New York',
+      state: 'NY',
+      zip: 10001,
+      country: 'US',
+      ad_code: 'SPRING',
+      notes: 'Met at the conference',
+      consent_date: '04/05/2024',
+      viewed: 1,
+      category_id: folderA,
+      tags: ['VIP', 'Navy'],
+      question: ['Budget?'],
+      answer: ['Large'],
+      custom_fields: [
+        { name: 'Company', type: 1, value: 'US Navy' },
+        { name: 'Opted in', type: 2, value: 'yes' },
+      ],
+      social_accounts: [{ type: 3, account: 'linkedin.com/in/grace' }],
+      lead_id: 'L-1',
+      order_number: 'O-9',
+      rating: '5',
+      unknown_field: 'ignored',
     });
     expect(reply.status).toBe(201);
-    expect(reply.body.contacts.contacts).toMatchObject({ first_name: 'Grace', last_name: 'Hopper', email_address: 'grace@navy.example', duplicate_action: 'created' });
+    expect(reply.body.contacts.contacts).toMatchObject({
+      first_name: 'Grace',
+      last_name: 'Hopper',
+      email_address: 'grace@navy.example',
+      duplicate_action: 'created',
+    });
     // The older top-level shape some clients read, beside the contract's.
     expect(reply.body.contact).toEqual({ user_id: idOf(reply), ...reply.body.contacts.contacts });
     const c = await fetchOne(rep, idOf(reply));
     expect(c).toMatchObject({
-      user_id: idOf(reply), owner_id: String(team.rep.id), category_id: folderA, category: { category_id: folderA, name: 'A' },
-      viewed: '1', rating: '5', consent_date: '2024-04-05', lead_id: 'L-1', ad_code: 'SPRING', trashed: '0',
+      user_id: idOf(reply),
+      owner_id: String(team.rep.id),
+      category_id: folderA,
+      category: { category_id: folderA, name: 'A' },
+      viewed: '1',
+      rating: '5',
+      consent_date: '2024-04-05',
+      lead_id: 'L-1',
+      ad_code: 'SPRING',
+      trashed: '0',
       primary_email: { email_address: 'grace@navy.example', is_primary: '1' },
       primary_phone: { phone: '(212) 555-0142', raw_phone: '2125550142', type: '3', label: 'mobile' },
       primary_address: { address: '1 Main St', address_2: 'Apt 2', city: 'New York', state: 'NY', zip: '10001', country: 'US' },
-      additional_names: [{ first_name: 'Amazing', last_name: 'Grace' }], questions: [{ question: 'Budget?', answer: 'Large' }],
-      social_accounts: [{ type: '3', account: 'linkedin.com/in/grace' }], tags: [{ title: 'Navy' }, { title: 'VIP' }],
-      custom_fields: [{ name: 'Company', type: '1', value: 'US Navy' }, { name: 'Opted in', type: '2', value: '1' }],
+      additional_names: [{ first_name: 'Amazing', last_name: 'Grace' }],
+      questions: [{ question: 'Budget?', answer: 'Large' }],
+      social_accounts: [{ type: '3', account: 'linkedin.com/in/grace' }],
+      tags: [{ title: 'Navy' }, { title: 'VIP' }],
+      custom_fields: [
+        { name: 'Company', type: '1', value: 'US Navy' },
+        { name: 'Opted in', type: '2', value: '1' },
+      ],
     });
     expect(c.phones).toHaveLength(2);
     expect(c.notes.notes).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} - Rick Test: Met at the conference$/);
@@ -56,21 +106,36 @@ describe('POST /rest/1/contacts', () => {
   });
 
   it('accepts form bodies with PHP-style brackets and numeric strings', async () => {
-    const reply = await rep.form('POST', '/rest/1/contacts/',
-      'first_name=Form&email=form%40example.com&category_id=' + folderB + '&custom_fields[0][name]=Customer+ID&custom_fields[0][type]=1&custom_fields[0][value]=77&tags[0]=Web&tags[1]=Form');
+    const reply = await rep.form(
+      'POST',
+      '/rest/1/contacts/',
+      'first_name=Form&email=form%40example.com&category_id=' +
+        folderB +
+        '&custom_fields[0][name]=Customer+ID&custom_fields[0][type]=1&custom_fields[0][value]=77&tags[0]=Web&tags[1]=Form',
+    );
     expect(reply.status).toBe(201);
     expect(await fetchOne(rep, idOf(reply))).toMatchObject({
-      category_id: folderB, custom_fields: [{ name: 'Customer ID', value: '77' }], tags: [{ title: 'Form' }, { title: 'Web' }],
+      category_id: folderB,
+      custom_fields: [{ name: 'Customer ID', value: '77' }],
+      tags: [{ title: 'Form' }, { title: 'Web' }],
     });
   });
 
   it.each([
-    [{ rating: 0 }, 'rating'], [{ rating: 6 }, 'rating'], [{ rating: 2.5 }, 'rating'], [{ email: 'not-an-address' }, 'email'],
-    [{ phone: '12' }, 'phone'], [{ phone_type: 9 }, 'phone_type'], [{ question: ['a', 'b'], answer: ['x'] }, 'answer'],
-    [{ social_accounts: [{ type: 99, account: 'x' }] }, 'social_accounts.0.type'], [{ category_id: 999999 }, 'category_id'],
+    [{ rating: 0 }, 'rating'],
+    [{ rating: 6 }, 'rating'],
+    [{ rating: 2.5 }, 'rating'],
+    [{ email: 'not-an-address' }, 'email'],
+    [{ phone: '12' }, 'phone'],
+    [{ phone_type: 9 }, 'phone_type'],
+    [{ question: ['a', 'b'], answer: ['x'] }, 'answer'],
+    [{ social_accounts: [{ type: 99, account: 'x' }] }, 'social_accounts.0.type'],
+    [{ category_id: 999999 }, 'category_id'],
     [{ custom_fields: [{ name: 'Flag', type: 2, value: 'maybe' }] }, 'custom_fields.0.value'],
     [{ custom_fields: [{ name: 'Size', type: 7, value: 'big' }] }, 'custom_fields.0.value'],
-    [{ owner_id: 999999 }, 'owner_id'], [{ on_duplicate: 'merge' }, 'on_duplicate'], [{ duplicate_scrubbing_policy: 5 }, 'duplicate_scrubbing_policy'],
+    [{ owner_id: 999999 }, 'owner_id'],
+    [{ on_duplicate: 'merge' }, 'on_duplicate'],
+    [{ duplicate_scrubbing_policy: 5 }, 'duplicate_scrubbing_policy'],
   ])('refuses %j with a 400 naming %s, and stores nothing', async (body, field) => {
     const before = await count('contacts');
     const reply = await rep.post('/rest/1/contacts', { first_name: 'Bad', notes: 'never stored', ...body });
@@ -81,7 +146,8 @@ describe('POST /rest/1/contacts', () => {
   });
 
   it.each([[{}], [{ notes: 'who?' }], [{ first_name: '', email: '', phone: '', city: 'Boston' }]])(
-    'refuses %j, which identifies nobody, with a 400 that names what is missing, and stores nothing', async (body) => {
+    'refuses %j, which identifies nobody, with a 400 that names what is missing, and stores nothing',
+    async (body) => {
       const before = await count('contacts');
       const reply = await rep.post('/rest/1/contacts', body);
       expect(reply.status).toBe(400);
@@ -108,21 +174,39 @@ describe('POST /rest/1/contacts', () => {
     const first = await rep.post('/rest/1/contacts', { first_name: 'Drop', custom_fields: [{ name, type: 6, value: 'Lead' }] });
     expect(first.status, first.text).toBe(201);
     expect(await fetchOne(rep, idOf(first))).toMatchObject({ custom_fields: [{ name, value: 'Lead' }] });
-    const field = (await rep.get(`/rest/1/contacts/${idOf(first)}/customfields`)).body.customfields.customfields.find((f: any) => f.display_name === name);
+    const field = (await rep.get(`/rest/1/contacts/${idOf(first)}/customfields`)).body.customfields.customfields.find(
+      (f: any) => f.display_name === name,
+    );
     expect(field).toMatchObject({ type_id: '6', value: 'Lead' });
-    const option = await db().selectFrom('custom_field_options').selectAll().where('custom_field_id', '=', Number(field.custom_field_id)).execute();
+    const option = await db()
+      .selectFrom('custom_field_options')
+      .selectAll()
+      .where('custom_field_id', '=', Number(field.custom_field_id))
+      .execute();
     expect(option.map((o) => o.label)).toEqual(['Lead']);
-    const byId = await rep.post('/rest/1/contacts', { first_name: 'Drop2', custom_fields: [{ name, type: 6, value: String(option[0]!.id) }] });
+    const byId = await rep.post('/rest/1/contacts', {
+      first_name: 'Drop2',
+      custom_fields: [{ name, type: 6, value: String(option[0]!.id) }],
+    });
     const byLabel = await rep.post('/rest/1/contacts', { first_name: 'Drop3', custom_fields: [{ name, type: 6, value: 'lead' }] });
     expect(await fetchOne(rep, idOf(byId))).toMatchObject({ custom_fields: [{ name, value: 'Lead' }] });
     expect(await fetchOne(rep, idOf(byLabel))).toMatchObject({ custom_fields: [{ name, value: 'Lead' }] });
-    expect(await db().selectFrom('custom_field_options').select('id').where('custom_field_id', '=', Number(field.custom_field_id)).execute()).toHaveLength(1);
+    expect(
+      await db().selectFrom('custom_field_options').select('id').where('custom_field_id', '=', Number(field.custom_field_id)).execute(),
+    ).toHaveLength(1);
   });
 
   it('still takes a lone object, or a lone title, where a list is expected', async () => {
-    const reply = await rep.post('/rest/1/contacts', { first_name: 'Lone', custom_fields: { name: 'Company', value: 'Solo' }, tags: 'Single' });
+    const reply = await rep.post('/rest/1/contacts', {
+      first_name: 'Lone',
+      custom_fields: { name: 'Company', value: 'Solo' },
+      tags: 'Single',
+    });
     expect(reply.status, reply.text).toBe(201);
-    expect(await fetchOne(rep, idOf(reply))).toMatchObject({ custom_fields: [{ name: 'Company', value: 'Solo' }], tags: [{ title: 'Single' }] });
+    expect(await fetchOne(rep, idOf(reply))).toMatchObject({
+      custom_fields: [{ name: 'Company', value: 'Solo' }],
+      tags: [{ title: 'Single' }],
+    });
   });
 
   it('lists every bad field as its own debug code', async () => {
@@ -131,7 +215,11 @@ describe('POST /rest/1/contacts', () => {
   });
 
   it('answers 400 to a malformed JSON body', async () => {
-    const reply = await rep.raw('/rest/1/contacts', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"first_name": ' });
+    const reply = await rep.raw('/rest/1/contacts', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"first_name": ',
+    });
     expect(reply.status).toBe(400);
     expect(reply.body.debug_codes[0].code).toBe(40001);
   });
@@ -147,7 +235,7 @@ describe('POST /rest/1/contacts', () => {
     expect((await fetchOne(rep, id)).consent_date).toBe('2025-03-04');
   });
 
-  it('creates for an owner in the caller\'s team, never outside it', async () => {
+  it("creates for an owner in the caller's team, never outside it", async () => {
     const id = idOf(await manager.post('/rest/1/contacts', { first_name: 'Owned', owner_id: team.rep.id }));
     expect((await fetchOne(rep, id)).owner_id).toBe(String(team.rep.id));
     const refused = await manager.post('/rest/1/contacts', { first_name: 'Nope', owner_username: team.outsider.username });
@@ -182,8 +270,12 @@ describe('duplicates', () => {
 
   it('creates a second contact with allow_duplicates=1 or when the matching check is off', async () => {
     const first = idOf(await rep.post('/rest/1/contacts', { first_name: 'Twin', email: 'twin@example.com' }));
-    expect(idOf(await rep.post('/rest/1/contacts', { first_name: 'Twin2', email: 'twin@example.com', allow_duplicates: '1' }))).not.toBe(first);
-    expect(idOf(await rep.post('/rest/1/contacts', { first_name: 'Twin3', email: 'twin@example.com', duplicate_checks: { email: false } }))).not.toBe(first);
+    expect(idOf(await rep.post('/rest/1/contacts', { first_name: 'Twin2', email: 'twin@example.com', allow_duplicates: '1' }))).not.toBe(
+      first,
+    );
+    expect(
+      idOf(await rep.post('/rest/1/contacts', { first_name: 'Twin3', email: 'twin@example.com', duplicate_checks: { email: false } })),
+    ).not.toBe(first);
   });
 
   it('scrubs against the owner only, its team, or the organisation, by policy', async () => {
@@ -224,24 +316,35 @@ describe('GET, PUT and DELETE /rest/1/contacts/{id}', () => {
     expect(c).toMatchObject({ first_name: 'New', last_name: 'Form', rating: '3', tags: [{ title: 'Later' }] });
     expect(c.notes.notes.split('\n\n').map((n: string) => n.replace(/^.*?: /, ''))).toEqual(['second note', 'first note']);
     const audit = (await rep.get(`/rest/1/contacts/${id}/auditlog`)).body.contact_activities.contact_activities;
-    expect(audit).toEqual(expect.arrayContaining([
-      expect.objectContaining({ action: 'update', data_type: 'first_name', old: 'Old', new: 'New', member_id: String(team.rep.id) }),
-      expect.objectContaining({ action: 'create', data_type: 'contact' }),
-    ]));
+    expect(audit).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ action: 'update', data_type: 'first_name', old: 'Old', new: 'New', member_id: String(team.rep.id) }),
+        expect.objectContaining({ action: 'create', data_type: 'contact' }),
+      ]),
+    );
   });
 
   it('shows every kind of detail an update adds to a contact that had none, in its record and in lists', async () => {
     const id = idOf(await rep.post('/rest/1/contacts', { first_name: 'Bare', last_name: `Contact ${process.pid}` }));
     const reply = await rep.put(`/rest/1/contacts/${id}`, {
-      city: 'Boston', tags: ['Later'], custom_fields: [{ name: 'Company', type: 1, value: 'Acme' }], notes: 'Called',
-      additional_name: [{ first_name: 'Alias', last_name: 'Name' }], question: ['Budget?'], answer: ['Small'],
+      city: 'Boston',
+      tags: ['Later'],
+      custom_fields: [{ name: 'Company', type: 1, value: 'Acme' }],
+      notes: 'Called',
+      additional_name: [{ first_name: 'Alias', last_name: 'Name' }],
+      question: ['Budget?'],
+      answer: ['Small'],
       social_accounts: [{ type: 1, account: 'twitter.com/bare' }],
     });
     expect(reply.status, reply.text).toBe(200);
     const expected = {
-      primary_address: { city: 'Boston' }, tags: [{ title: 'Later' }], custom_fields: [{ name: 'Company', value: 'Acme' }],
-      notes: { notes: expect.stringMatching(/: Called$/) }, additional_names: [{ first_name: 'Alias', last_name: 'Name' }],
-      questions: [{ question: 'Budget?', answer: 'Small' }], social_accounts: [{ type: '1', account: 'twitter.com/bare' }],
+      primary_address: { city: 'Boston' },
+      tags: [{ title: 'Later' }],
+      custom_fields: [{ name: 'Company', value: 'Acme' }],
+      notes: { notes: expect.stringMatching(/: Called$/) },
+      additional_names: [{ first_name: 'Alias', last_name: 'Name' }],
+      questions: [{ question: 'Budget?', answer: 'Small' }],
+      social_accounts: [{ type: '1', account: 'twitter.com/bare' }],
     };
     expect(reply.body.contacts.contacts[0]).toMatchObject(expected);
     expect(await fetchOne(rep, id)).toMatchObject(expected);
@@ -250,13 +353,29 @@ describe('GET, PUT and DELETE /rest/1/contacts/{id}', () => {
   });
 
   it('records nothing and keeps the version for an update that changes nothing', async () => {
-    const id = idOf(await rep.post('/rest/1/contacts', { first_name: 'Same', email: 'same@example.com', phone: '2125550111', city: 'Boston', tags: ['Kept'] }));
-    const before = await server.ctx.store.db.selectFrom('contacts').select(['version', 'updated_at']).where('id', '=', Number(id)).executeTakeFirstOrThrow();
+    const id = idOf(
+      await rep.post('/rest/1/contacts', {
+        first_name: 'Same',
+        email: 'same@example.com',
+        phone: '2125550111',
+        city: 'Boston',
+        tags: ['Kept'],
+      }),
+    );
+    const before = await server.ctx.store.db
+      .selectFrom('contacts')
+      .select(['version', 'updated_at'])
+      .where('id', '=', Number(id))
+      .executeTakeFirstOrThrow();
     for (const body of [{}, { first_name: 'Same', email: 'same@example.com', phone: '(212) 555-0111', city: 'Boston', tags: ['kept'] }]) {
       const reply = await rep.put(`/rest/1/contacts/${id}`, body);
       expect(reply.status, reply.text).toBe(200);
     }
-    const after = await server.ctx.store.db.selectFrom('contacts').select(['version', 'updated_at']).where('id', '=', Number(id)).executeTakeFirstOrThrow();
+    const after = await server.ctx.store.db
+      .selectFrom('contacts')
+      .select(['version', 'updated_at'])
+      .where('id', '=', Number(id))
+      .executeTakeFirstOrThrow();
     expect(after).toEqual(before);
     const activities = (await rep.get(`/rest/1/contacts/${id}/activities?days=1`)).body.contact_activities.contact_activities;
     expect(activities.map((a: { activity: string }) => a.activity)).toEqual(['Contact created']);
@@ -275,20 +394,29 @@ describe('GET, PUT and DELETE /rest/1/contacts/{id}', () => {
     await rep.form('PUT', `/rest/1/contacts/${id}`, 'do_not_call=0&time_zone=');
     expect(await fetchOne(rep, id)).toMatchObject({ do_not_call: '0', time_zone: '' });
     const audit = (await rep.get(`/rest/1/contacts/${id}/auditlog`)).body.contact_activities.contact_activities;
-    expect(audit).toEqual(expect.arrayContaining([
-      expect.objectContaining({ data_type: 'do_not_call', old: '1', new: '0' }),
-      expect.objectContaining({ data_type: 'time_zone', old: 'America/Denver', new: '' }),
-    ]));
+    expect(audit).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ data_type: 'do_not_call', old: '1', new: '0' }),
+        expect.objectContaining({ data_type: 'time_zone', old: 'America/Denver', new: '' }),
+      ]),
+    );
   });
 
   it('records a folder move as "moved" with the old and new folder ids', async () => {
     const id = idOf(await rep.post('/rest/1/contacts', { first_name: 'Mover', category_id: folderA }));
     await rep.put(`/rest/1/contacts/${id}`, { category_id: String(folderB) });
     const audit = (await rep.get(`/rest/1/contacts/${id}/auditlog`)).body.contact_activities.contact_activities;
-    expect(audit[0]).toMatchObject({ contact_id: id, action: 'update', data_type: 'moved', old: folderA, new: folderB, date_added: expect.stringMatching(/^\d{4}-/) });
+    expect(audit[0]).toMatchObject({
+      contact_id: id,
+      action: 'update',
+      data_type: 'moved',
+      old: folderA,
+      new: folderB,
+      date_added: expect.stringMatching(/^\d{4}-/),
+    });
   });
 
-  it('transfers within the caller\'s scope and refuses anything else without changing the contact', async () => {
+  it("transfers within the caller's scope and refuses anything else without changing the contact", async () => {
     const id = idOf(await manager.post('/rest/1/contacts', { first_name: 'Transfer' }));
     const refused = await manager.put(`/rest/1/contacts/${id}`, { first_name: 'Changed', transfer_to_user_id: team.outsider.id });
     expect(refused.status).toBe(400);
@@ -309,7 +437,12 @@ describe('GET, PUT and DELETE /rest/1/contacts/{id}', () => {
     const reply = await rep.delete(`/rest/1/contacts/${id}?permanent=1`);
     expect([reply.status, reply.text]).toEqual([204, '']);
     expect((await rep.get(`/rest/1/contacts/${id}`)).status).toBe(404);
-    const kept = await server.ctx.store.db.selectFrom('contact_audit').select('action').where('contact_id', '=', Number(id)).orderBy('id', 'desc').executeTakeFirst();
+    const kept = await server.ctx.store.db
+      .selectFrom('contact_audit')
+      .select('action')
+      .where('contact_id', '=', Number(id))
+      .orderBy('id', 'desc')
+      .executeTakeFirst();
     expect(kept?.action).toBe('delete');
   });
 });
@@ -318,7 +451,8 @@ describe('POST /rest/1/contacts/{id}/restore (extension)', () => {
   it('takes a contact out of the trash, answering its record as GET shows it, audited and in the default list again', async () => {
     const id = idOf(await rep.post('/rest/1/contacts', { first_name: 'Restored', category_id: folderA }));
     await rep.delete(`/rest/1/contacts/${id}`);
-    const listed = async () => (await rep.get(`/rest/1/contacts?category_id=${folderA}&page_size=100`)).body.contacts.contacts.map((c: any) => c.contact_user_id);
+    const listed = async () =>
+      (await rep.get(`/rest/1/contacts?category_id=${folderA}&page_size=100`)).body.contacts.contacts.map((c: any) => c.contact_user_id);
     expect(await listed()).not.toContain(id);
     const reply = await rep.post(`/rest/1/contacts/${id}/restore/`);
     expect(reply.status).toBe(200);
@@ -334,7 +468,7 @@ describe('POST /rest/1/contacts/{id}/restore (extension)', () => {
     expect((await rep.get(`/rest/1/contacts/${id}/activities?days=1`)).body.contact_activities.total_results).toBe(3);
   });
 
-  it('answers 404 for a contact outside the caller\'s scope, leaving it in the trash', async () => {
+  it("answers 404 for a contact outside the caller's scope, leaving it in the trash", async () => {
     const id = idOf(await rep.post('/rest/1/contacts', { first_name: 'Still trashed' }));
     await rep.delete(`/rest/1/contacts/${id}`);
     for (const who of ['teammate', 'outsider', 'otherVendor'] as const) {
@@ -347,7 +481,7 @@ describe('POST /rest/1/contacts/{id}/restore (extension)', () => {
 });
 
 describe('DELETE /rest/1/contacts (many)', () => {
-  it('trashes or deletes every listed contact, or none when one is not the caller\'s', async () => {
+  it("trashes or deletes every listed contact, or none when one is not the caller's", async () => {
     const a = idOf(await rep.post('/rest/1/contacts', { first_name: 'Many1' }));
     const b = idOf(await rep.post('/rest/1/contacts', { first_name: 'Many2' }));
     const foreign = idOf(await server.as(server.tokenOf(team.outsider)).post('/rest/1/contacts', { first_name: 'Foreign' }));
@@ -378,8 +512,19 @@ describe('activities', () => {
 describe('notes and custom values are all-or-nothing', () => {
   it('stores nothing of a create whose custom field value is bad', async () => {
     const [contacts, notes, values] = [await count('contacts'), await count('contact_notes'), await count('contact_custom_values')];
-    const reply = await rep.post('/rest/1/contacts', { first_name: 'Half', notes: 'x', custom_fields: [{ name: 'Good', value: 'ok' }, { name: 'Revenue', type: 7, value: 'lots' }] });
+    const reply = await rep.post('/rest/1/contacts', {
+      first_name: 'Half',
+      notes: 'x',
+      custom_fields: [
+        { name: 'Good', value: 'ok' },
+        { name: 'Revenue', type: 7, value: 'lots' },
+      ],
+    });
     expect(reply.status).toBe(400);
-    expect([await count('contacts'), await count('contact_notes'), await count('contact_custom_values')]).toEqual([contacts, notes, values]);
+    expect([await count('contacts'), await count('contact_notes'), await count('contact_custom_values')]).toEqual([
+      contacts,
+      notes,
+      values,
+    ]);
   });
 });

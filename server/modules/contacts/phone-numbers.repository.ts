@@ -4,7 +4,9 @@ import type { Contact } from '../../db/schema.js';
 
 /** The contacts a scope may change that hold this number (as their primary or an additional phone). */
 export async function contactsWithNumber(tx: Db, scope: Scope, digits: string): Promise<Contact[]> {
-  let q = tx.selectFrom('contacts').selectAll('contacts')
+  let q = tx
+    .selectFrom('contacts')
+    .selectAll('contacts')
     .where('contacts.id', 'in', (eb) => eb.selectFrom('contact_phones').select('contact_id').where('phone_number', '=', digits))
     .where('contacts.org_id', '=', scope.orgId);
   if (scope.kind === 'team') q = q.where('contacts.owner_id', 'in', scope.memberIds);
@@ -14,7 +16,13 @@ export async function contactsWithNumber(tx: Db, scope: Scope, digits: string): 
 /** Removes the number from these contacts; answers, per contact, the phone that is now its primary ('' for none). */
 export async function removeNumber(tx: Db, contactIds: number[], digits: string): Promise<Map<number, string>> {
   await tx.deleteFrom('contact_phones').where('contact_id', 'in', contactIds).where('phone_number', '=', digits).execute();
-  const left = await tx.selectFrom('contact_phones').selectAll().where('contact_id', 'in', contactIds).orderBy('is_primary', 'desc').orderBy('id').execute();
+  const left = await tx
+    .selectFrom('contact_phones')
+    .selectAll()
+    .where('contact_id', 'in', contactIds)
+    .orderBy('is_primary', 'desc')
+    .orderBy('id')
+    .execute();
   const primaries = new Map<number, string>(contactIds.map((id) => [id, '']));
   for (const phone of left) {
     if (primaries.get(phone.contact_id)) continue;

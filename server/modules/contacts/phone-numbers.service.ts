@@ -17,12 +17,20 @@ export async function deletePhoneNumber(ctx: Context, auth: AuthContext, number:
   return ctx.store.write(async (tx) => {
     const contacts = await contactsWithNumber(tx, auth.scope, digits);
     if (!contacts.length) return 0;
-    const primaries = await removeNumber(tx, contacts.map((c) => c.id), digits);
+    const primaries = await removeNumber(
+      tx,
+      contacts.map((c) => c.id),
+      digits,
+    );
     const at = now();
     for (const contact of contacts) {
       await updateContactRow(tx, contact, { changes: { phone: primaries.get(contact.id) ?? '' }, at, searchChanged: true });
       await recordChange(tx, {
-        contactIds: [contact.id], memberId: auth.member.id, at, activity: ActivityType.updated, text: `Phone number ${formatPhone(digits)} removed`,
+        contactIds: [contact.id],
+        memberId: auth.member.id,
+        at,
+        activity: ActivityType.updated,
+        text: `Phone number ${formatPhone(digits)} removed`,
         audit: [{ action: 'delete', dataType: 'phone', old: digits, new: '' }],
       });
     }

@@ -57,7 +57,10 @@ let closeWriter: () => Promise<void>;
 beforeAll(async () => {
   ({ server, team, api: reader } = await serverWithTeam());
   const { store, config, secretKey, logger } = server.ctx;
-  const second = createHttpServer(createApp(createContext({ store, config, secretKey, logger })), config.connections).listen(0, '127.0.0.1');
+  const second = createHttpServer(createApp(createContext({ store, config, secretKey, logger })), config.connections).listen(
+    0,
+    '127.0.0.1',
+  );
   await new Promise((resolve) => second.once('listening', resolve));
   const url = `http://127.0.0.1:${(second.address() as AddressInfo).port}`;
   writer = (member) => caller(url, { authorization: `Bearer ${server.tokenOf(member)}` });
@@ -93,15 +96,31 @@ async function expectListedRecordsFresh(member: Member) {
   return listed;
 }
 
-const listedOf = async (member: Member, id: string) => (await reader(member).get(ALL)).body.contacts.contacts.find((c: any) => c.contact_user_id === id);
+const listedOf = async (member: Member, id: string) =>
+  (await reader(member).get(ALL)).body.contacts.contacts.find((c: any) => c.contact_user_id === id);
 
 it('shows every write in the next list, whichever process made it', async () => {
   const vendor = writer(team.vendor);
   const folder = (await vendor.post('/rest/1/folders', { name: 'Leads', description: 'New ones' })).body.folders['0'].folder_id as string;
   const other = (await vendor.post('/rest/1/folders', { name: 'Others' })).body.folders['0'].folder_id as string;
   const rep = writer(team.rep);
-  const ada = idOf(await rep.post('/rest/1/contacts', { first_name: 'Ada', email: 'ada@example.com', phone: '6175550101', category_id: folder, notes: 'First call' }));
-  const ben = idOf(await rep.post('/rest/1/contacts', { first_name: 'Ben', tags: ['Warm'], custom_fields: [{ name: 'Company', type: 1, value: 'Acme' }], category_id: folder }));
+  const ada = idOf(
+    await rep.post('/rest/1/contacts', {
+      first_name: 'Ada',
+      email: 'ada@example.com',
+      phone: '6175550101',
+      category_id: folder,
+      notes: 'First call',
+    }),
+  );
+  const ben = idOf(
+    await rep.post('/rest/1/contacts', {
+      first_name: 'Ben',
+      tags: ['Warm'],
+      custom_fields: [{ name: 'Company', type: 1, value: 'Acme' }],
+      category_id: folder,
+    }),
+  );
   const cy = idOf(await rep.post('/rest/1/contacts', { first_name: 'Cy', category_id: other }));
   await expectListedRecordsFresh(team.rep);
   await expectListedRecordsFresh(team.vendor);
@@ -109,9 +128,15 @@ it('shows every write in the next list, whichever process made it', async () => 
   // The contact's own row and detail rows: fields, phones and e-mails, notes, tags, custom values, other details.
   await rep.put(`/rest/1/contacts/${ada}`, { last_name: 'Lovelace', email: 'ada@lovelace.example.com', phone: '6175550199', rating: 5 });
   await rep.put(`/rest/1/contacts/${ben}`, {
-    notes: 'Sent a quote', tags: ['Hot'], custom_fields: [{ name: 'Company', type: 1, value: 'Acme Inc' }], city: 'Boston',
-    additional_name: [{ first_name: 'Benjamin', last_name: 'B' }], question: ['Budget?'], answer: ['Large'],
-    social_accounts: [{ type: 1, account: 'twitter.com/ben' }], additional_phone: [{ number: '6175550123', type: 2 }],
+    notes: 'Sent a quote',
+    tags: ['Hot'],
+    custom_fields: [{ name: 'Company', type: 1, value: 'Acme Inc' }],
+    city: 'Boston',
+    additional_name: [{ first_name: 'Benjamin', last_name: 'B' }],
+    question: ['Budget?'],
+    answer: ['Large'],
+    social_accounts: [{ type: 1, account: 'twitter.com/ben' }],
+    additional_phone: [{ number: '6175550123', type: 2 }],
   });
   expect((await listedOf(team.rep, ben)).notes.notes).toMatch(/Sent a quote/);
   await expectListedRecordsFresh(team.rep);
@@ -155,11 +180,15 @@ it('shows every write in the next list, whichever process made it', async () => 
   expect(passedOn.find((c) => c.first_name === 'Dee')).toMatchObject({ owner_id: String(team.vendor.id) });
 });
 
-it('shows every write to a contact\'s details and to the catalogues in the next list, whichever process made it', async () => {
+it("shows every write to a contact's details and to the catalogues in the next list, whichever process made it", async () => {
   const rep = writer(team.rep);
   const vendor = writer(team.vendor);
-  const eve = idOf(await rep.post('/rest/1/contacts', { first_name: 'Eve', email: 'eve@example.com', phone: '6175550200', tags: ['Shared'] }));
-  const fay = idOf(await rep.post('/rest/1/contacts', { first_name: 'Fay', tags: ['Shared'], custom_fields: [{ name: 'Score', type: 1, value: '7' }] }));
+  const eve = idOf(
+    await rep.post('/rest/1/contacts', { first_name: 'Eve', email: 'eve@example.com', phone: '6175550200', tags: ['Shared'] }),
+  );
+  const fay = idOf(
+    await rep.post('/rest/1/contacts', { first_name: 'Fay', tags: ['Shared'], custom_fields: [{ name: 'Score', type: 1, value: '7' }] }),
+  );
   await rep.post('/rest/1/contacts', { first_name: 'Gus', custom_fields: [{ name: 'Level', type: 6 }] });
   await expectListedRecordsFresh(team.rep);
   const fresh = () => expectListedRecordsFresh(team.rep);
@@ -171,7 +200,11 @@ it('shows every write to a contact\'s details and to the catalogues in the next 
   expectOk(await rep.put(`/rest/1/contacts/${eve}/emails/${added.id}`, { email_address: 'eve@work.example.com', is_primary: true }));
   expect((await listedOf(team.rep, eve)).primary_email.email_address).toBe('eve@work.example.com');
   await fresh();
-  expectOk(await rep.put(`/rest/1/contacts/${eve}/emails`, { emails: [{ email: 'eve@home.example.com' }, { email: 'eve@work.example.com', is_primary: 1 }] }));
+  expectOk(
+    await rep.put(`/rest/1/contacts/${eve}/emails`, {
+      emails: [{ email: 'eve@home.example.com' }, { email: 'eve@work.example.com', is_primary: 1 }],
+    }),
+  );
   await fresh();
   expectOk(await rep.delete(`/rest/1/contacts/${eve}/emails/${added.id}`));
   expect((await listedOf(team.rep, eve)).primary_email.email_address).toBe('eve@home.example.com');
@@ -182,7 +215,9 @@ it('shows every write to a contact\'s details and to the catalogues in the next 
   await fresh();
   expectOk(await rep.put(`/rest/1/contacts/${eve}/phones/${phone.id}`, { phone_number: '6175550202', label: 'cell' }));
   await fresh();
-  expectOk(await rep.put(`/rest/1/contacts/${eve}/phones`, { phones: [{ phone_number: '6175550202', type: 2 }, { phone_number: '6175550203' }] }));
+  expectOk(
+    await rep.put(`/rest/1/contacts/${eve}/phones`, { phones: [{ phone_number: '6175550202', type: 2 }, { phone_number: '6175550203' }] }),
+  );
   await fresh();
   expectOk(await rep.delete(`/rest/1/contacts/${eve}/phones/${phone.id}`));
   expect((await listedOf(team.rep, eve)).primary_phone.raw_phone).toBe('6175550203');

@@ -1,7 +1,13 @@
 import type { z } from 'zod';
 import { type AuthContext, requireVendor } from '../../auth/access.js';
 import type { Context } from '../../context.js';
-import { CUSTOM_FIELD_TYPES, type createFieldBody, type CustomFieldRecord, type listFieldsQuery, type UpdateFieldBody } from '../../contracts/custom-fields.js';
+import {
+  CUSTOM_FIELD_TYPES,
+  type createFieldBody,
+  type CustomFieldRecord,
+  type listFieldsQuery,
+  type UpdateFieldBody,
+} from '../../contracts/custom-fields.js';
 import type { Db } from '../../db/database.js';
 import { conflict, notFound } from '../../lib/errors.js';
 import { now } from '../../lib/time.js';
@@ -24,7 +30,8 @@ export async function fieldOf(db: Db, auth: AuthContext, id: number): Promise<re
 
 async function assertNameFree(db: Db, auth: AuthContext, name: string, exceptId?: number) {
   const other = await repo.findFieldByName(db, auth.scope.orgId, name);
-  if (other && other.id !== exceptId) throw conflict(`A custom field named "${other.display_name}" already exists (id ${other.id}); names are compared without case.`);
+  if (other && other.id !== exceptId)
+    throw conflict(`A custom field named "${other.display_name}" already exists (id ${other.id}); names are compared without case.`);
 }
 
 export async function listFields(ctx: Context, auth: AuthContext, query: z.output<typeof listFieldsQuery>) {
@@ -33,13 +40,24 @@ export async function listFields(ctx: Context, auth: AuthContext, query: z.outpu
   /* A drop-down's options are always listed (one query for the page); counting the contacts holding each field reads
      every value it has, so only with_counts=1 asks for it. */
   const [counts, options] = await Promise.all([
-    query.with_counts ? repo.contactCounts(db, auth.scope, rows.map((f) => f.id)) : undefined,
-    repo.optionsOf(db, rows.filter((f) => f.type_id === 6).map((f) => f.id)),
+    query.with_counts
+      ? repo.contactCounts(
+          db,
+          auth.scope,
+          rows.map((f) => f.id),
+        )
+      : undefined,
+    repo.optionsOf(
+      db,
+      rows.filter((f) => f.type_id === 6).map((f) => f.id),
+    ),
   ]);
   const records = rows.map((f): CustomFieldRecord => ({
     ...fieldRecord(f),
     ...(counts && { contact_count: counts.get(f.id) ?? 0 }),
-    ...(f.type_id === 6 && { options: options.filter((o) => o.custom_field_id === f.id).map((o) => ({ id: String(o.id), label: o.label })) }),
+    ...(f.type_id === 6 && {
+      options: options.filter((o) => o.custom_field_id === f.id).map((o) => ({ id: String(o.id), label: o.label })),
+    }),
   }));
   return { records, total };
 }
@@ -51,8 +69,12 @@ export function createField(ctx: Context, auth: AuthContext, body: z.output<type
     await assertNameFree(tx, auth, body.display_name);
     const order = body.display_order ?? (await repo.nextDisplayOrder(tx, auth.scope.orgId));
     return repo.insertField(tx, {
-      org_id: auth.scope.orgId, display_name: body.display_name, name_lc: body.display_name.toLowerCase(), type_id: body.type,
-      display_order: order, created_at: now(),
+      org_id: auth.scope.orgId,
+      display_name: body.display_name,
+      name_lc: body.display_name.toLowerCase(),
+      type_id: body.type,
+      display_order: order,
+      created_at: now(),
     });
   });
 }
@@ -74,7 +96,9 @@ async function assertValuesFit(tx: Db, field: repo.CustomField, type: number) {
   }
   if (misfits) {
     const typeName = CUSTOM_FIELD_TYPES[type as keyof typeof CUSTOM_FIELD_TYPES];
-    throw conflict(`Custom field "${field.display_name}" holds ${misfits} value(s) that are not valid as ${typeName} (such as "${example}"); change or remove them first.`);
+    throw conflict(
+      `Custom field "${field.display_name}" holds ${misfits} value(s) that are not valid as ${typeName} (such as "${example}"); change or remove them first.`,
+    );
   }
 }
 
@@ -83,9 +107,12 @@ export function updateField(ctx: Context, auth: AuthContext, id: number, body: U
   return ctx.store.write(async (tx) => {
     const field = await fieldOf(tx, auth, id);
     const changes = {
-      display_name: body.display_name ?? field.display_name, display_order: body.display_order ?? field.display_order, type_id: body.type ?? field.type_id,
+      display_name: body.display_name ?? field.display_name,
+      display_order: body.display_order ?? field.display_order,
+      type_id: body.type ?? field.type_id,
     };
-    if (changes.display_name === field.display_name && changes.display_order === field.display_order && changes.type_id === field.type_id) return field;
+    if (changes.display_name === field.display_name && changes.display_order === field.display_order && changes.type_id === field.type_id)
+      return field;
     if (changes.display_name !== field.display_name) await assertNameFree(tx, auth, changes.display_name, field.id);
     if (changes.type_id !== field.type_id) await assertValuesFit(tx, field, changes.type_id);
     return repo.updateField(tx, field, changes);

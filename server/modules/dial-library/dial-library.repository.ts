@@ -7,15 +7,35 @@ import type { Disposition, MessagesTable, VoicemailsTable } from '../../db/schem
 /** The organisation's own rows and the system's shared ones (org_id null). */
 const ownOrShared = (orgId: number) => (eb: any) => eb.or([eb('org_id', '=', orgId), eb('org_id', 'is', null)]);
 
-export type DispositionSet = { id: number; org_id: number | null; name: string; kind: 'dialing' | 'answer'; enabled: number; display_order: number };
+export type DispositionSet = {
+  id: number;
+  org_id: number | null;
+  name: string;
+  kind: 'dialing' | 'answer';
+  enabled: number;
+  display_order: number;
+};
 
 export const dispositionSets = (db: Db, orgId: number): Promise<DispositionSet[]> =>
-  db.selectFrom('disposition_sets').selectAll().where(ownOrShared(orgId)).where('enabled', '=', 1)
-    .orderBy('display_order').orderBy('id').execute();
+  db
+    .selectFrom('disposition_sets')
+    .selectAll()
+    .where(ownOrShared(orgId))
+    .where('enabled', '=', 1)
+    .orderBy('display_order')
+    .orderBy('id')
+    .execute();
 
 export async function dispositionsOf(db: Db, setIds: number[]): Promise<Disposition[]> {
   if (!setIds.length) return [];
-  return db.selectFrom('dispositions').selectAll().where('set_id', 'in', setIds).orderBy('set_id').orderBy('display_order').orderBy('id').execute();
+  return db
+    .selectFrom('dispositions')
+    .selectAll()
+    .where('set_id', 'in', setIds)
+    .orderBy('set_id')
+    .orderBy('display_order')
+    .orderBy('id')
+    .execute();
 }
 
 export async function listMessages(db: Db, orgId: number, type: string | undefined, list: 'user' | 'system' | 'both') {
@@ -25,7 +45,8 @@ export async function listMessages(db: Db, orgId: number, type: string | undefin
   return q.orderBy('display_order').orderBy('id').execute();
 }
 
-export const insertMessage = (tx: Db, values: Insertable<MessagesTable>) => tx.insertInto('messages').values(values).returning('id').executeTakeFirstOrThrow();
+export const insertMessage = (tx: Db, values: Insertable<MessagesTable>) =>
+  tx.insertInto('messages').values(values).returning('id').executeTakeFirstOrThrow();
 
 const VOICEMAIL_FIELDS = ['id', 'org_id', 'member_id', 'name', 'content_type', 'duration_ms', 'created_at'] as const;
 
@@ -36,6 +57,12 @@ export const findVoicemail = (db: Db, orgId: number, id: number) =>
   db.selectFrom('voicemails').select(VOICEMAIL_FIELDS).where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
 
 export const voicemailAudio = (db: Db, orgId: number, id: number) =>
-  db.selectFrom('voicemails').select(['audio', 'content_type', 'created_at']).where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+  db
+    .selectFrom('voicemails')
+    .select(['audio', 'content_type', 'created_at'])
+    .where('org_id', '=', orgId)
+    .where('id', '=', id)
+    .executeTakeFirst();
 
-export const insertVoicemail = (tx: Db, values: Insertable<VoicemailsTable>) => tx.insertInto('voicemails').values(values).returning('id').executeTakeFirstOrThrow();
+export const insertVoicemail = (tx: Db, values: Insertable<VoicemailsTable>) =>
+  tx.insertInto('voicemails').values(values).returning('id').executeTakeFirstOrThrow();

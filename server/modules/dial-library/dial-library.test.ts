@@ -27,14 +27,38 @@ beforeAll(async () => {
   ({ server, team, api: as } = await serverWithTeam({ PUBLIC_URL, CARRIER_TIME_SCALE: '0.02', CALLBACK_ALLOWED_HOSTS: '127.0.0.1' }));
   rep = as(team.rep);
   receiver = await startReceiver();
-  const voicemail = (orgId: number, name: string, wav: Buffer) => seed(async (tx) => (await insertVoicemail(tx, {
-    org_id: orgId, member_id: null, name, content_type: 'audio/wav', audio: wav, duration_ms: 1000, created_at: now(),
-  })).id);
+  const voicemail = (orgId: number, name: string, wav: Buffer) =>
+    seed(
+      async (tx) =>
+        (
+          await insertVoicemail(tx, {
+            org_id: orgId,
+            member_id: null,
+            name,
+            content_type: 'audio/wav',
+            audio: wav,
+            duration_ms: 1000,
+            created_at: now(),
+          })
+        ).id,
+    );
   recording = await voicemail(team.vendor.org_id, 'Quick hello', audio);
   foreignRecording = await voicemail(team.otherVendor.org_id, 'Their hello', demoRecording(2, 1));
-  const message = (orgId: number, type: string, name: string) => seed(async (tx) => (await insertMessage(tx, {
-    org_id: orgId, type, display_name: name, description: 'Ours', body: 'Hi', display_order: 3, created_at: now(),
-  })).id);
+  const message = (orgId: number, type: string, name: string) =>
+    seed(
+      async (tx) =>
+        (
+          await insertMessage(tx, {
+            org_id: orgId,
+            type,
+            display_name: name,
+            description: 'Ours',
+            body: 'Hi',
+            display_order: 3,
+            created_at: now(),
+          })
+        ).id,
+    );
   ownMessage = await message(team.vendor.org_id, 'onetouch', 'Our own follow-up');
   await message(team.otherVendor.org_id, 'onetouch', 'Their follow-up');
 });
@@ -48,17 +72,26 @@ const content = async (query = '') => (await rep.get(`/rest/1/content${query}`))
 const names = (list: { emails: { display_name: string }[] }) => list.emails.map((m) => m.display_name);
 
 describe('GET /rest/1/content', () => {
-  it('lists the system messages and the organisation\'s own, in content.emails beside paging fields', async () => {
+  it("lists the system messages and the organisation's own, in content.emails beside paging fields", async () => {
     const list = await content();
     expect(list.emails).toHaveLength(8);
     expect(list).toMatchObject({ page: 1, page_size: 8, total_results: 8, total_pages: 1 });
     const own = list.emails.find((m: any) => m.display_name === 'Our own follow-up');
     expect(own).toEqual({
-      cm_content_id: String(ownMessage), display_name: 'Our own follow-up', description: 'Ours', message_id: String(ownMessage), display_order: '3',
-      system_message: 0, type: 'onetouch',
+      cm_content_id: String(ownMessage),
+      display_name: 'Our own follow-up',
+      description: 'Ours',
+      message_id: String(ownMessage),
+      display_order: '3',
+      system_message: 0,
+      type: 'onetouch',
     });
     for (const m of list.emails.filter((e: any) => e !== own)) {
-      expect(m).toMatchObject({ system_message: 1, cm_content_id: expect.stringMatching(/^\d+$/), display_order: expect.stringMatching(/^\d+$/) });
+      expect(m).toMatchObject({
+        system_message: 1,
+        cm_content_id: expect.stringMatching(/^\d+$/),
+        display_order: expect.stringMatching(/^\d+$/),
+      });
     }
     expect(names(list)).not.toContain('Their follow-up');
   });
@@ -78,12 +111,17 @@ describe('GET /rest/1/content', () => {
     for (const m of list.emails) expect(each(m)).toBe(true);
   });
 
-  it('shows another organisation only its own and the system\'s', async () => {
+  it("shows another organisation only its own and the system's", async () => {
     const list = (await as(team.otherVendor).get('/rest/1/content?list=user')).body.content;
     expect(names(list)).toEqual(['Their follow-up']);
   });
 
-  it.each([['type', '?type=sms'], ['type', '?type='], ['list', '?list=all'], ['list', '?list=USER']])('answers 400 naming %s for %s', async (field, query) => {
+  it.each([
+    ['type', '?type=sms'],
+    ['type', '?type='],
+    ['list', '?list=all'],
+    ['list', '?list=USER'],
+  ])('answers 400 naming %s for %s', async (field, query) => {
     const reply = await rep.get(`/rest/1/content${query}`);
     expect(reply.status).toBe(400);
     expect(reply.body.debug_codes[0]).toMatchObject({ code: 40003, field, reason: expect.stringContaining(field) });
@@ -91,15 +129,23 @@ describe('GET /rest/1/content', () => {
 });
 
 describe('GET /rest/1/voicemails', () => {
-  it('lists the organisation\'s recordings with a playback URL under PUBLIC_URL', async () => {
+  it("lists the organisation's recordings with a playback URL under PUBLIC_URL", async () => {
     const reply = await rep.get('/rest/1/voicemails');
     expect(reply.status).toBe(200);
     expect(reply.body.voicemails).toEqual({
-      voicemails: [{
-        recording_id: String(recording), name: 'Quick hello', playback_url: `${PUBLIC_URL}/rest/1/voicemails/${recording}/audio`,
-        created_when: expect.stringMatching(/^2026-11-23 18:0\d:\d\d$/), duration_seconds: 1,
-      }],
-      page: 1, page_size: 1, total_results: 1, total_pages: 1,
+      voicemails: [
+        {
+          recording_id: String(recording),
+          name: 'Quick hello',
+          playback_url: `${PUBLIC_URL}/rest/1/voicemails/${recording}/audio`,
+          created_when: expect.stringMatching(/^2026-11-23 18:0\d:\d\d$/),
+          duration_seconds: 1,
+        },
+      ],
+      page: 1,
+      page_size: 1,
+      total_results: 1,
+      total_pages: 1,
     });
   });
 
@@ -111,7 +157,9 @@ describe('GET /rest/1/voicemails', () => {
 
 /** The audio route answers bytes, which the JSON caller would decode as text: this reads them as they are. */
 async function fetchAudio(id: number, headers: Record<string, string> = {}, member: Member = team.rep) {
-  const res = await fetch(`${server.url}/rest/1/voicemails/${id}/audio`, { headers: { authorization: `Bearer ${server.tokenOf(member)}`, ...headers } });
+  const res = await fetch(`${server.url}/rest/1/voicemails/${id}/audio`, {
+    headers: { authorization: `Bearer ${server.tokenOf(member)}`, ...headers },
+  });
   const bytes = Buffer.from(await res.arrayBuffer());
   expect(res.status).toBeLessThan(500);
   return { status: res.status, headers: res.headers, bytes, json: () => JSON.parse(bytes.toString('utf8')) };
@@ -141,11 +189,14 @@ describe('GET /rest/1/voicemails/{id}/audio', () => {
     expect(reply.bytes.equals(audio.subarray(start, end + 1))).toBe(true);
   });
 
-  it.each(['bytes=abc', 'items=0-10', 'bytes=0-1,100-101'])('serves the whole recording for a range it does not serve: %s', async (range) => {
-    const reply = await fetchAudio(recording, { range });
-    expect(reply.status).toBe(200);
-    expect(reply.bytes.length).toBe(size);
-  });
+  it.each(['bytes=abc', 'items=0-10', 'bytes=0-1,100-101'])(
+    'serves the whole recording for a range it does not serve: %s',
+    async (range) => {
+      const reply = await fetchAudio(recording, { range });
+      expect(reply.status).toBe(200);
+      expect(reply.bytes.length).toBe(size);
+    },
+  );
 
   it('answers an unsatisfiable range with 416 in the error envelope', async () => {
     const reply = await fetchAudio(recording, { range: `bytes=${size}-` });
@@ -153,11 +204,15 @@ describe('GET /rest/1/voicemails/{id}/audio', () => {
     expect(reply.headers.get('content-range')).toBe(`bytes */${size}`);
     expect(reply.headers.get('content-type')).toMatch(/^application\/json/);
     expect(reply.headers.get('cache-control')).toBe('no-store');
-    expect(reply.json()).toMatchObject({ http_status: 416, status: 'error', debug_codes: [{ code: 41601, reason: expect.stringContaining(String(size)) }] });
+    expect(reply.json()).toMatchObject({
+      http_status: 416,
+      status: 'error',
+      debug_codes: [{ code: 41601, reason: expect.stringContaining(String(size)) }],
+    });
   });
 
   it.each([
-    ['another organisation\'s recording', () => foreignRecording, () => team.rep],
+    ["another organisation's recording", () => foreignRecording, () => team.rep],
     ['an unknown recording', () => 999_999, () => team.rep],
     ['a recording of another organisation, to its vendor', () => recording, () => team.otherVendor],
   ])('answers 404 in the envelope for %s', async (_what, id, member) => {
@@ -190,14 +245,20 @@ describe('GET /rest/1/dispositions', () => {
     expect(live.statuses.map((s: any) => s.status)).toEqual(LIVE_ANSWER);
     expect(dialing.statuses.map((s: any) => s.connected)).toEqual(Array(5).fill('0'));
     expect(live.statuses.map((s: any) => s.connected)).toEqual(Array(4).fill('1'));
-    expect(await as(team.otherVendor).get('/rest/1/dispositions')).toMatchObject({ status: 200, body: { dispositions: { total_results: 2 } } });
+    expect(await as(team.otherVendor).get('/rest/1/dispositions')).toMatchObject({
+      status: 200,
+      body: { dispositions: { total_results: 2 } },
+    });
   });
 
   it('names each status as api_calldone reports it', async () => {
     const sets = (await rep.get('/rest/1/dispositions')).body.dispositions.dispositions;
     const callBack = sets[1].statuses.find((s: any) => s.status === 'Call Back');
     const created = await rep.post('/rest/1/dialsession', {
-      contacts: [{ first_name: 'Pat', phone: '2125550103' }, { first_name: 'Bo', phone: '2125550118' }],
+      contacts: [
+        { first_name: 'Pat', phone: '2125550103' },
+        { first_name: 'Bo', phone: '2125550118' },
+      ],
       callbacks: [{ callback_type: 'api_calldone', callback: `${receiver.url}/done` }],
       answer_disposition_set_id: sets[1].disposition_set_id,
     });

@@ -30,9 +30,7 @@ export function callBeginBody(session: DialSession, call: Call, contact: Contact
   return { lead_id: contact.lead_id, custom_data: customData(session), ds_id: session.id, call_id: String(call.id) };
 }
 
-type Outcome =
-  | { kind: 'call'; call: Call; notes: string[] }
-  | { kind: 'skip'; reason: string; at: string };
+type Outcome = { kind: 'call'; call: Call; notes: string[] } | { kind: 'skip'; reason: string; at: string };
 
 /** api_calldone, for a call that ended, or for a contact skipped without a call ("Skipped - <reason>"). */
 export function callDoneBody(session: DialSession, outcome: Outcome, parties: CallbackParties) {
@@ -56,15 +54,27 @@ export function callDoneBody(session: DialSession, outcome: Outcome, parties: Ca
       first_name: contact.first_name,
       last_name: contact.last_name,
       phones: (contact.phones ?? []).map((p) => ({ number: p.phone_number, phone_type: p.type_name, phone_label: p.label })),
-      addresses: contact.primary_address.is_primary === '1'
-        ? [{ address: contact.primary_address.address, address_2: contact.primary_address.address_2, city: contact.primary_address.city,
-          state: contact.primary_address.state, zip: contact.primary_address.zip }]
-        : [],
+      addresses:
+        contact.primary_address.is_primary === '1'
+          ? [
+              {
+                address: contact.primary_address.address,
+                address_2: contact.primary_address.address_2,
+                city: contact.primary_address.city,
+                state: contact.primary_address.state,
+                zip: contact.primary_address.zip,
+              },
+            ]
+          : [],
       notes: contact.notes.notes,
     },
     custom_data: customData(session),
     custom_fields: contact.custom_fields.length ? customFields : false,
-    call_notes: skipped ? [`Skipped - ${skipped.reason}: ${SKIP_MESSAGES[skipped.reason] ?? 'the dialer passed over this contact.'}`] : outcome.kind === 'call' ? outcome.notes : [],
+    call_notes: skipped
+      ? [`Skipped - ${skipped.reason}: ${SKIP_MESSAGES[skipped.reason] ?? 'the dialer passed over this contact.'}`]
+      : outcome.kind === 'call'
+        ? outcome.notes
+        : [],
     agent: person(parties.agent),
     owner: person(parties.owner),
   };

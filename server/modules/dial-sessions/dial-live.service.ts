@@ -19,8 +19,14 @@ import { sessionDisposition, sessionDispositions, sessionRecording } from './ses
 /* What the dialer screen shows and does (extensions of /rest/1/dialsession/{id}, documented in docs/api.md). */
 
 const CALL_STATES: Record<Phase, CallState | 'Ready to start'> = {
-  idle: 'Ready to start', waiting: 'Ready to call', ringing: 'Ringing', connected: 'Connected', machine: 'Answering machine',
-  playing: 'Leaving voicemail', wrapup: 'Call ended', done: 'Session complete',
+  idle: 'Ready to start',
+  waiting: 'Ready to call',
+  ringing: 'Ringing',
+  connected: 'Connected',
+  machine: 'Answering machine',
+  playing: 'Leaving voicemail',
+  wrapup: 'Call ended',
+  done: 'Session complete',
 };
 
 const QUEUE_BEHIND = 10;
@@ -49,12 +55,19 @@ export async function snapshot(ctx: Context, auth: AuthContext, session: DialSes
     call: call ? { ...toCallRecord(call, false), connected_when: call.connected_at } : null,
     progress: { ...progress, total: session.contact_count },
     queue: queue.map((q) => ({
-      position: q.position, contact_user_id: String(q.contact_id), name: `${q.first_name ?? ''} ${q.last_name ?? ''}`.trim() || `Contact ${q.contact_id}`,
-      status: q.status, result: q.result ?? (q.skip_reason ? `Skipped - ${q.skip_reason}` : null),
+      position: q.position,
+      contact_user_id: String(q.contact_id),
+      name: `${q.first_name ?? ''} ${q.last_name ?? ''}`.trim() || `Contact ${q.contact_id}`,
+      status: q.status,
+      result: q.result ?? (q.skip_reason ? `Skipped - ${q.skip_reason}` : null),
     })),
     dispositions: dispositions.map((d) => ({
-      disposition_id: String(d.id), label: d.label, status: d.status_key, set: d.set_id === session.dialing_set_id ? 'dialing' : 'live_answer',
-      connected: d.connected ? '1' : '0', shortcut: d.shortcut,
+      disposition_id: String(d.id),
+      label: d.label,
+      status: d.status_key,
+      set: d.set_id === session.dialing_set_id ? 'dialing' : 'live_answer',
+      connected: d.connected ? '1' : '0',
+      shortcut: d.shortcut,
     })),
     voicemails: voicemails.map((v) => ({ recording_id: String(v.id), name: v.name, seconds: Math.round(v.duration_ms / 1000) })),
     last_event_id: lastEvent,
@@ -101,7 +114,7 @@ async function chosenPhone(ctx: Context, auth: AuthContext, session: DialSession
   const record = JSON.parse(await contactRecord(ctx, auth, entry.contact_id)) as { phones: { phone_number: string }[] | null };
   const digits = phoneDigits(phone);
   if (!(record.phones ?? []).some((p) => p.phone_number === digits)) {
-    throw badRequest([{ code: Codes.invalidField, field: 'phone', reason: 'phone must be one of the contact\'s numbers.' }]);
+    throw badRequest([{ code: Codes.invalidField, field: 'phone', reason: "phone must be one of the contact's numbers." }]);
   }
   return digits;
 }

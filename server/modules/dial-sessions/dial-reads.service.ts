@@ -1,7 +1,14 @@
 import type { z } from 'zod';
 import type { AuthContext } from '../../auth/access.js';
 import type { Context } from '../../context.js';
-import { type callQuery, type dialSessionQuery, type listDialSessionsQuery, MAX_USAGE_DAYS, type UsageRecord, type usageQuery } from '../../contracts/dial-sessions.js';
+import {
+  type callQuery,
+  type dialSessionQuery,
+  type listDialSessionsQuery,
+  MAX_USAGE_DAYS,
+  type UsageRecord,
+  type usageQuery,
+} from '../../contracts/dial-sessions.js';
 import { listMembers } from '../members/members.repository.js';
 import { badRequest, Codes, forbidden, notFound } from '../../lib/errors.js';
 import { callCounts, findVisibleSession, listSessions } from './dial-sessions.repository.js';
@@ -12,7 +19,10 @@ import { toCallRecord, toSessionRecord } from './dial-sessions.serializer.js';
 export async function sessionList(ctx: Context, auth: AuthContext, q: z.output<typeof listDialSessionsQuery>) {
   const range = { from: q.date_start ? `${q.date_start} 00:00:00` : undefined, to: q.date_end ? `${q.date_end} 23:59:59` : undefined };
   const { rows, total } = await listSessions(ctx.store.db, auth.scope, range, q);
-  const counts = await callCounts(ctx.store.db, rows.map((r) => r.id));
+  const counts = await callCounts(
+    ctx.store.db,
+    rows.map((r) => r.id),
+  );
   return { records: rows.map((s) => toSessionRecord(s, counts.get(s.id) ?? 0)), total };
 }
 
@@ -51,12 +61,22 @@ export async function usage(ctx: Context, auth: AuthContext, q: z.output<typeof 
     usageOf(ctx.store.db, auth.scope.orgId, memberIds, `${q.date_start} 00:00:00`, `${q.date_end} 23:59:59`),
   ]);
   const byMember = new Map(rows.map((r) => [r.member_id, r]));
-  return Object.fromEntries(members.rows.map((m) => {
-    const r = byMember.get(m.id);
-    const talktime = Math.round((r?.talk_seconds ?? 0) / 60);
-    return [String(m.id), {
-      sessions: r?.sessions ?? 0, calls: r?.calls ?? 0, connected: r?.connected ?? 0, voicemail: r?.voicemail ?? 0, emails: r?.emails ?? 0,
-      talktime, avg_talktime: r?.connected ? Math.round(r.talk_seconds / 60 / r.connected) : 0,
-    }];
-  }));
+  return Object.fromEntries(
+    members.rows.map((m) => {
+      const r = byMember.get(m.id);
+      const talktime = Math.round((r?.talk_seconds ?? 0) / 60);
+      return [
+        String(m.id),
+        {
+          sessions: r?.sessions ?? 0,
+          calls: r?.calls ?? 0,
+          connected: r?.connected ?? 0,
+          voicemail: r?.voicemail ?? 0,
+          emails: r?.emails ?? 0,
+          talktime,
+          avg_talktime: r?.connected ? Math.round(r.talk_seconds / 60 / r.connected) : 0,
+        },
+      ];
+    }),
+  );
 }

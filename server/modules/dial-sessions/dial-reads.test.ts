@@ -54,7 +54,12 @@ const ended = (s: any) => s.session.status === 'ended';
 const talkFor = (minutes: number) => setClock(new Date(nowMs() + minutes * 60_000));
 
 async function driveMainSession() {
-  sessions.main = await newSession(rep, [contact('Ann', '2125550100'), contact('Ben', '2125550105'), contact('Cid', '2125550108'), contact('Dee', '2125550109')]);
+  sessions.main = await newSession(rep, [
+    contact('Ann', '2125550100'),
+    contact('Ben', '2125550105'),
+    contact('Cid', '2125550108'),
+    contact('Dee', '2125550109'),
+  ]);
   await act(rep, sessions.main, 'start');
   const up = await until(rep, sessions.main, 'Ann answers', connected(0));
   await act(rep, sessions.main, 'note', { note: 'Asked for a quote' });
@@ -94,9 +99,17 @@ beforeAll(async () => {
   // A weekday afternoon in New York, so calling hours hold whatever the real hour.
   setClock(new Date('2026-11-23T18:00:00Z'));
   recordingName = 'Sorry I missed you';
-  await server.ctx.store.write((tx) => insertVoicemail(tx, {
-    org_id: team.vendor.org_id, member_id: team.rep.id, name: recordingName, content_type: 'audio/wav', audio: demoRecording(0, 2), duration_ms: 2000, created_at: now(),
-  }));
+  await server.ctx.store.write((tx) =>
+    insertVoicemail(tx, {
+      org_id: team.vendor.org_id,
+      member_id: team.rep.id,
+      name: recordingName,
+      content_type: 'audio/wav',
+      audio: demoRecording(0, 2),
+      duration_ms: 2000,
+      created_at: now(),
+    }),
+  );
   messageId = (await rep.get('/rest/1/content?type=onetouch')).body.content.emails[0].message_id;
   expect((await rep.put('/rest/1/dialsession/settings', { interested: messageId })).status).toBe(200);
   await driveMainSession();
@@ -114,14 +127,22 @@ const listed = async (api: Caller, query = '') => (await api.get(`/rest/1/dialse
 const ids = (list: { dialsessions: { dialsession_id: string }[] }) => list.dialsessions.map((s) => s.dialsession_id);
 
 describe('GET /rest/1/dialsession', () => {
-  it('lists the caller\'s sessions newest first, without calls, paging fields as numbers', async () => {
+  it("lists the caller's sessions newest first, without calls, paging fields as numbers", async () => {
     const list = await listed(rep);
     expect(ids(list)).toEqual([sessions.idle, sessions.second, sessions.main, sessions.early]);
     expect(list).toMatchObject({ page: 1, page_size: 25, total_results: 4, total_pages: 1 });
     for (const s of list.dialsessions) expect(s).not.toHaveProperty('calls');
     const main = list.dialsessions.find((s: any) => s.dialsession_id === sessions.main);
-    expect(main).toMatchObject({ callerid: null, call_count: 4, status: 'ended', member_id: String(team.rep.id), contact_count: 4, preview_mode: '0' });
-    for (const key of ['start_when', 'end_when', 'connected_when', 'disconnected_when']) expect(main[key]).toMatch(/^2026-11-23 \d{2}:\d{2}:\d{2}$/);
+    expect(main).toMatchObject({
+      callerid: null,
+      call_count: 4,
+      status: 'ended',
+      member_id: String(team.rep.id),
+      contact_count: 4,
+      preview_mode: '0',
+    });
+    for (const key of ['start_when', 'end_when', 'connected_when', 'disconnected_when'])
+      expect(main[key]).toMatch(/^2026-11-23 \d{2}:\d{2}:\d{2}$/);
     expect(list.dialsessions[0]).toMatchObject({ status: 'ready', call_count: 0, start_when: null, end_when: null, connected_when: null });
   });
 
@@ -143,7 +164,11 @@ describe('GET /rest/1/dialsession', () => {
   it.each([
     ['rep', () => team.rep, () => [sessions.idle, sessions.second, sessions.main, sessions.early]],
     ['manager (its team)', () => team.manager, () => [sessions.idle, sessions.team, sessions.second, sessions.main, sessions.early]],
-    ['vendor (everyone)', () => team.vendor, () => [sessions.idle, sessions.outside, sessions.team, sessions.second, sessions.main, sessions.early]],
+    [
+      'vendor (everyone)',
+      () => team.vendor,
+      () => [sessions.idle, sessions.outside, sessions.team, sessions.second, sessions.main, sessions.early],
+    ],
     ['teammate (its own only)', () => team.teammate, () => [sessions.team]],
     ['another organisation', () => team.otherVendor, () => []],
   ])('shows the %s what its scope holds', async (_who, member, expected) => {
@@ -151,8 +176,12 @@ describe('GET /rest/1/dialsession', () => {
   });
 
   it.each([
-    ['date_start', '?date_start=23-11-2026'], ['date_start', '?date_start=2026-13-45'], ['date_end', '?date_end=2026-02-30'], ['date_end', '?date_end=tomorrow'],
-    ['page', '?page=0'], ['page_size', '?page_size=101'],
+    ['date_start', '?date_start=23-11-2026'],
+    ['date_start', '?date_start=2026-13-45'],
+    ['date_end', '?date_end=2026-02-30'],
+    ['date_end', '?date_end=tomorrow'],
+    ['page', '?page=0'],
+    ['page_size', '?page_size=101'],
   ])('answers 400 naming %s for %s', async (field, query) => {
     const reply = await rep.get(`/rest/1/dialsession${query}`);
     expect(reply.status).toBe(400);
@@ -160,11 +189,29 @@ describe('GET /rest/1/dialsession', () => {
   });
 });
 
-const CALL_FIELDS = ['call_id', 'user_id', 'phone', 'start_when', 'end_when', 'connected', 'voicemail', 'voicemail_sent', 'email_sent', 'email_ok',
-  'hangup_status', 'message_id', 'note', 'disposition', 'duration', 'transcript_id', 'transcript', 'contact_name'];
+const CALL_FIELDS = [
+  'call_id',
+  'user_id',
+  'phone',
+  'start_when',
+  'end_when',
+  'connected',
+  'voicemail',
+  'voicemail_sent',
+  'email_sent',
+  'email_ok',
+  'hangup_status',
+  'message_id',
+  'note',
+  'disposition',
+  'duration',
+  'transcript_id',
+  'transcript',
+  'contact_name',
+];
 
 describe('GET /rest/1/dialsession/{id}', () => {
-  it('answers one object with its calls and every field of the contract\'s Call', async () => {
+  it("answers one object with its calls and every field of the contract's Call", async () => {
     const reply = await rep.get(`/rest/1/dialsession/${sessions.main}`);
     expect(reply.status).toBe(200);
     const { dialsessions } = reply.body;
@@ -174,13 +221,32 @@ describe('GET /rest/1/dialsession/{id}', () => {
     expect(record.calls.map((c: any) => Object.keys(c).sort())).toEqual(Array(4).fill([...CALL_FIELDS].sort()));
     const [person, machine, busy, bad] = record.calls;
     expect(person).toMatchObject({
-      phone: '2125550100', connected: '1', voicemail: '0', voicemail_sent: null, email_sent: '0', email_ok: '0', hangup_status: 'completed',
-      message_id: messageId, note: 'Asked for a quote', disposition: 'Interested', transcript_id: null, transcript: null, contact_name: 'Ann Dialed',
+      phone: '2125550100',
+      connected: '1',
+      voicemail: '0',
+      voicemail_sent: null,
+      email_sent: '0',
+      email_ok: '0',
+      hangup_status: 'completed',
+      message_id: messageId,
+      note: 'Asked for a quote',
+      disposition: 'Interested',
+      transcript_id: null,
+      transcript: null,
+      contact_name: 'Ann Dialed',
     });
     expect(person.duration).toBeGreaterThanOrEqual(300);
     expect(person.start_when).toMatch(/^2026-11-23 \d{2}:\d{2}:\d{2}$/);
     expect(person.end_when > person.start_when).toBe(true);
-    expect(machine).toMatchObject({ phone: '2125550105', connected: '0', voicemail: '1', voicemail_sent: recordingName, disposition: 'Voicemail', hangup_status: 'voicemail left', message_id: '' });
+    expect(machine).toMatchObject({
+      phone: '2125550105',
+      connected: '0',
+      voicemail: '1',
+      voicemail_sent: recordingName,
+      disposition: 'Voicemail',
+      hangup_status: 'voicemail left',
+      message_id: '',
+    });
     expect(busy).toMatchObject({ phone: '2125550108', connected: '0', disposition: 'Busy', hangup_status: 'busy' });
     expect(bad).toMatchObject({ phone: '2125550109', connected: '0', disposition: 'Bad Phone', hangup_status: 'not in service' });
     const named = await rep.get(`/rest/1/contacts/${person.user_id}`);
@@ -195,7 +261,8 @@ describe('GET /rest/1/dialsession/{id}', () => {
   });
 
   it('adds recording_url: null with include_recording=1, and only then', async () => {
-    const withRecording = (await rep.get(`/rest/1/dialsession/${sessions.main}?include_recording=1&include_transcript=1`)).body.dialsessions.dialsessions;
+    const withRecording = (await rep.get(`/rest/1/dialsession/${sessions.main}?include_recording=1&include_transcript=1`)).body.dialsessions
+      .dialsessions;
     for (const call of withRecording.calls) expect(call).toMatchObject({ recording_url: null, transcript_id: null, transcript: null });
     const without = (await rep.get(`/rest/1/dialsession/${sessions.main}?include_recording=0`)).body.dialsessions.dialsessions;
     for (const call of without.calls) expect(call).not.toHaveProperty('recording_url');
@@ -207,9 +274,12 @@ describe('GET /rest/1/dialsession/{id}', () => {
   });
 
   it.each([
-    ['the manager', 200, () => team.manager], ['the vendor', 200, () => team.vendor],
-    ['a teammate', 404, () => team.teammate], ['the outsider', 404, () => team.outsider], ['another organisation', 404, () => team.otherVendor],
-  ])('answers the rep\'s session to %s with %i', async (_who, status, member) => {
+    ['the manager', 200, () => team.manager],
+    ['the vendor', 200, () => team.vendor],
+    ['a teammate', 404, () => team.teammate],
+    ['the outsider', 404, () => team.outsider],
+    ['another organisation', 404, () => team.otherVendor],
+  ])("answers the rep's session to %s with %i", async (_who, status, member) => {
     const reply = await as(member()).get(`/rest/1/dialsession/${sessions.main}`);
     expect(reply.status).toBe(status);
     if (status === 404) expect(reply.body.debug_codes[0].code).toBe(40401);
@@ -226,7 +296,11 @@ describe('GET /rest/1/dialsession/{id}', () => {
     expect(reply.body.debug_codes[0]).toMatchObject({ field: 'dialsession_id', reason: expect.stringContaining('dialsession_id') });
   });
 
-  it.each([['page', 'page=0'], ['page_size', 'page_size=0'], ['include_recording', 'include_recording=maybe']])('answers 400 naming %s', async (field, query) => {
+  it.each([
+    ['page', 'page=0'],
+    ['page_size', 'page_size=0'],
+    ['include_recording', 'include_recording=maybe'],
+  ])('answers 400 naming %s', async (field, query) => {
     const reply = await rep.get(`/rest/1/dialsession/${sessions.main}?${query}`);
     expect(reply.status).toBe(400);
     expect(reply.body.debug_codes[0].field).toBe(field);
@@ -251,9 +325,12 @@ describe('GET /rest/1/dialsession/call', () => {
   });
 
   it.each([
-    ['the manager', 200, () => team.manager], ['the vendor', 200, () => team.vendor],
-    ['a teammate', 404, () => team.teammate], ['the outsider', 404, () => team.outsider], ['another organisation', 404, () => team.otherVendor],
-  ])('answers the rep\'s call to %s with %i', async (_who, status, member) => {
+    ['the manager', 200, () => team.manager],
+    ['the vendor', 200, () => team.vendor],
+    ['a teammate', 404, () => team.teammate],
+    ['the outsider', 404, () => team.outsider],
+    ['another organisation', 404, () => team.otherVendor],
+  ])("answers the rep's call to %s with %i", async (_who, status, member) => {
     expect((await as(member()).get(`/rest/1/dialsession/call/${mainCalls[0]}`)).status).toBe(status);
     expect((await as(member()).get(`/rest/1/dialsession/call?call_id=${mainCalls[0]}`)).status).toBe(status);
   });
@@ -272,16 +349,31 @@ describe('GET /rest/1/dialsession/call', () => {
     expect((await rep.get('/rest/1/dialsession/call/999999')).status).toBe(404);
   });
 
-  it.each(['/rest/1/dialsession/call/abc', '/rest/1/dialsession/call?call_id=abc', '/rest/1/dialsession/call?call_id=0'])('answers 400 naming call_id for %s', async (path) => {
-    const reply = await rep.get(path);
-    expect(reply.status).toBe(400);
-    expect(reply.body.debug_codes[0].field).toBe('call_id');
-  });
+  it.each(['/rest/1/dialsession/call/abc', '/rest/1/dialsession/call?call_id=abc', '/rest/1/dialsession/call?call_id=0'])(
+    'answers 400 naming call_id for %s',
+    async (path) => {
+      const reply = await rep.get(path);
+      expect(reply.status).toBe(400);
+      expect(reply.body.debug_codes[0].field).toBe('call_id');
+    },
+  );
 });
 
 const usage = (api: Caller, start: string, end: string) => api.get(`/rest/1/dialsession/usage?date_start=${start}&date_end=${end}`);
-const figures = (over: Partial<Record<string, number>> = {}) => ({ sessions: 0, calls: 0, connected: 0, voicemail: 0, emails: 0, talktime: 0, avg_talktime: 0, ...over });
-const memberKeys = (body: Record<string, unknown>) => Object.keys(body).filter((k) => /^\d+$/.test(k)).sort();
+const figures = (over: Partial<Record<string, number>> = {}) => ({
+  sessions: 0,
+  calls: 0,
+  connected: 0,
+  voicemail: 0,
+  emails: 0,
+  talktime: 0,
+  avg_talktime: 0,
+  ...over,
+});
+const memberKeys = (body: Record<string, unknown>) =>
+  Object.keys(body)
+    .filter((k) => /^\d+$/.test(k))
+    .sort();
 
 describe('GET /rest/1/dialsession/usage', () => {
   it('answers the seven figures of the rep, from its calls, talk time in minutes', async () => {
@@ -290,7 +382,10 @@ describe('GET /rest/1/dialsession/usage', () => {
     expect(reply.body.usage).toEqual({
       // Ann talked 5 minutes and Eve 1 (Live Answer dispositions); Fay answered but was dispositioned No Answer.
       [team.rep.id]: figures({ sessions: 2, calls: 6, connected: 2, voicemail: 1, talktime: 6, avg_talktime: 3 }),
-      page: 1, page_size: 1, total_results: 1, total_pages: 1,
+      page: 1,
+      page_size: 1,
+      total_results: 1,
+      total_pages: 1,
     });
   });
 
@@ -323,8 +418,11 @@ describe('GET /rest/1/dialsession/usage', () => {
   });
 
   it.each([
-    ['', ['date_start', 'date_end']], ['?date_start=2026-11-01', ['date_end']], ['?date_end=2026-11-01', ['date_start']],
-    ['?date_start=2026-02-30&date_end=2026-03-01', ['date_start']], ['?date_start=2026-11-01&date_end=11/02/2026', ['date_end']],
+    ['', ['date_start', 'date_end']],
+    ['?date_start=2026-11-01', ['date_end']],
+    ['?date_end=2026-11-01', ['date_start']],
+    ['?date_start=2026-02-30&date_end=2026-03-01', ['date_start']],
+    ['?date_start=2026-11-01&date_end=11/02/2026', ['date_end']],
     ['?date_start=2026-11-02&date_end=2026-11-01', ['date_end']],
   ])('answers 400 to %s naming %j', async (query, fields) => {
     const reply = await rep.get(`/rest/1/dialsession/usage${query}`);

@@ -24,8 +24,15 @@ export async function updateSession(tx: Db, id: number, changes: Updateable<Dial
 
 /** The same member's session made from the same body since `since` (a client retrying without an Idempotency-Key). */
 export const findRepeat = (tx: Db, memberId: number, hash: string, since: string) =>
-  tx.selectFrom('dial_sessions').selectAll().where('member_id', '=', memberId).where('request_hash', '=', hash).where('created_at', '>=', since)
-    .orderBy('id', 'desc').limit(fixedLimit(1)).executeTakeFirst();
+  tx
+    .selectFrom('dial_sessions')
+    .selectAll()
+    .where('member_id', '=', memberId)
+    .where('request_hash', '=', hash)
+    .where('created_at', '>=', since)
+    .orderBy('id', 'desc')
+    .limit(fixedLimit(1))
+    .executeTakeFirst();
 
 export const findByIdempotencyKey = (tx: Db, memberId: number, key: string) =>
   tx.selectFrom('dial_sessions').selectAll().where('member_id', '=', memberId).where('idempotency_key', '=', key).executeTakeFirst();
@@ -40,58 +47,109 @@ export function listSessions(db: Db, scope: Scope, range: { from?: string; to?: 
 /** Calls per session, for a page of sessions. */
 export async function callCounts(db: Db, sessionIds: number[]): Promise<Map<number, number>> {
   if (!sessionIds.length) return new Map();
-  const rows = await db.selectFrom('calls').select(['session_id', (eb) => eb.fn.countAll<number>().as('n')])
-    .where('session_id', 'in', sessionIds).groupBy('session_id').execute();
+  const rows = await db
+    .selectFrom('calls')
+    .select(['session_id', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('session_id', 'in', sessionIds)
+    .groupBy('session_id')
+    .execute();
   return new Map(rows.map((r) => [r.session_id, Number(r.n)]));
 }
 
 export async function insertCallbacks(tx: Db, sessionId: number, callbacks: { type: string; url: string }[]) {
-  if (callbacks.length) await tx.insertInto('dial_session_callbacks').values(callbacks.map((c) => ({ session_id: sessionId, ...c }))).execute();
+  if (callbacks.length)
+    await tx
+      .insertInto('dial_session_callbacks')
+      .values(callbacks.map((c) => ({ session_id: sessionId, ...c })))
+      .execute();
 }
 
 export const callbacksOf = (db: Db, sessionId: number) =>
   db.selectFrom('dial_session_callbacks').select(['type', 'url']).where('session_id', '=', sessionId).execute();
 
 export async function insertQueue(tx: Db, rows: Insertable<DialSessionContactsTable>[]) {
-  for (let i = 0; i < rows.length; i += 500) await tx.insertInto('dial_session_contacts').values(rows.slice(i, i + 500)).execute();
+  for (let i = 0; i < rows.length; i += 500)
+    await tx
+      .insertInto('dial_session_contacts')
+      .values(rows.slice(i, i + 500))
+      .execute();
 }
 
 export const queueContactIds = async (db: Db, sessionId: number): Promise<number[]> =>
-  (await db.selectFrom('dial_session_contacts').select('contact_id').where('session_id', '=', sessionId).orderBy('position').execute()).map((r) => r.contact_id);
+  (await db.selectFrom('dial_session_contacts').select('contact_id').where('session_id', '=', sessionId).orderBy('position').execute()).map(
+    (r) => r.contact_id,
+  );
 
 export const queueEntry = (db: Db, sessionId: number, position: number) =>
-  db.selectFrom('dial_session_contacts').selectAll().where('session_id', '=', sessionId).where('position', '=', position).executeTakeFirstOrThrow();
+  db
+    .selectFrom('dial_session_contacts')
+    .selectAll()
+    .where('session_id', '=', sessionId)
+    .where('position', '=', position)
+    .executeTakeFirstOrThrow();
 
 export async function updateQueueEntry(tx: Db, sessionId: number, position: number, changes: Updateable<DialSessionContactsTable>) {
   await tx.updateTable('dial_session_contacts').set(changes).where('session_id', '=', sessionId).where('position', '=', position).execute();
 }
 
 export async function releaseCurrent(tx: Db, sessionId: number) {
-  await tx.updateTable('dial_session_contacts').set({ status: 'pending' }).where('session_id', '=', sessionId).where('status', '=', 'current').execute();
+  await tx
+    .updateTable('dial_session_contacts')
+    .set({ status: 'pending' })
+    .where('session_id', '=', sessionId)
+    .where('status', '=', 'current')
+    .execute();
 }
 
 /** Whether the contact was called earlier in this session (it then gets no skip result). */
 export async function dialedBefore(db: Db, sessionId: number, contactId: number, position: number): Promise<boolean> {
-  const row = await db.selectFrom('calls').select('id').where('session_id', '=', sessionId).where('contact_id', '=', contactId)
-    .where('position', '<', position).limit(fixedLimit(1)).executeTakeFirst();
+  const row = await db
+    .selectFrom('calls')
+    .select('id')
+    .where('session_id', '=', sessionId)
+    .where('contact_id', '=', contactId)
+    .where('position', '<', position)
+    .limit(fixedLimit(1))
+    .executeTakeFirst();
   return row !== undefined;
 }
 
 /** A stretch of the queue with each contact's name, for the dialer screen. */
 export const queueWindow = (db: Db, sessionId: number, from: number, to: number) =>
-  db.selectFrom('dial_session_contacts')
+  db
+    .selectFrom('dial_session_contacts')
     .leftJoin('contacts', 'contacts.id', 'dial_session_contacts.contact_id')
-    .select(['dial_session_contacts.position', 'dial_session_contacts.contact_id', 'dial_session_contacts.status', 'dial_session_contacts.skip_reason',
-      'dial_session_contacts.result', 'contacts.first_name', 'contacts.last_name'])
-    .where('dial_session_contacts.session_id', '=', sessionId).where('dial_session_contacts.position', '>=', from).where('dial_session_contacts.position', '<=', to)
-    .orderBy('dial_session_contacts.position').execute();
+    .select([
+      'dial_session_contacts.position',
+      'dial_session_contacts.contact_id',
+      'dial_session_contacts.status',
+      'dial_session_contacts.skip_reason',
+      'dial_session_contacts.result',
+      'contacts.first_name',
+      'contacts.last_name',
+    ])
+    .where('dial_session_contacts.session_id', '=', sessionId)
+    .where('dial_session_contacts.position', '>=', from)
+    .where('dial_session_contacts.position', '<=', to)
+    .orderBy('dial_session_contacts.position')
+    .execute();
 
 /** How far a session has come: contacts finished (called or skipped), and calls a person answered. */
 export async function progressOf(db: Db, sessionId: number): Promise<{ finished: number; skipped: number; connected: number }> {
   const [queue, calls] = await Promise.all([
-    db.selectFrom('dial_session_contacts').select(['status', (eb) => eb.fn.countAll<number>().as('n')])
-      .where('session_id', '=', sessionId).where('status', 'in', ['done', 'skipped']).groupBy('status').execute(),
-    db.selectFrom('calls').select((eb) => eb.fn.countAll<number>().as('n')).where('session_id', '=', sessionId).where('connected', '=', 1).executeTakeFirstOrThrow(),
+    db
+      .selectFrom('dial_session_contacts')
+      .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('session_id', '=', sessionId)
+      .where('status', 'in', ['done', 'skipped'])
+      .groupBy('status')
+      .execute(),
+    db
+      .selectFrom('calls')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('session_id', '=', sessionId)
+      .where('connected', '=', 1)
+      .executeTakeFirstOrThrow(),
   ]);
   const n = (status: string) => Number(queue.find((q) => q.status === status)?.n ?? 0);
   return { finished: n('done') + n('skipped'), skipped: n('skipped'), connected: Number(calls.n) };
@@ -103,8 +161,21 @@ export async function insertSsoKey(tx: Db, row: Insertable<SsoKeysTable>) {
 
 /** Spends a one-time key: it works once, before it expires. */
 export const consumeSsoKey = (tx: Db, keyHash: string, at: string) =>
-  tx.updateTable('sso_keys').set({ used_at: at }).where('key_hash', '=', keyHash).where('used_at', 'is', null).where('expires_at', '>', at)
-    .returning(['member_id', 'session_id']).executeTakeFirst();
+  tx
+    .updateTable('sso_keys')
+    .set({ used_at: at })
+    .where('key_hash', '=', keyHash)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', at)
+    .returning(['member_id', 'session_id'])
+    .executeTakeFirst();
 
 export const dueSessions = (db: Db, nowMs: number, limit: number) =>
-  db.selectFrom('dial_sessions').select('id').where('wake_at_ms', '<=', nowMs).where('status', '=', 'active').orderBy('wake_at_ms').limit(fixedLimit(limit)).execute();
+  db
+    .selectFrom('dial_sessions')
+    .select('id')
+    .where('wake_at_ms', '<=', nowMs)
+    .where('status', '=', 'active')
+    .orderBy('wake_at_ms')
+    .limit(fixedLimit(limit))
+    .execute();

@@ -3,8 +3,20 @@ import { Router } from 'express';
 import { authOf } from '../../auth/middleware.js';
 import type { Context } from '../../context.js';
 import {
-  CONTACT_LIMIT, callActionBody, callIdParam, callQuery, createDialSessionBody, dialActionParam, dialSessionIdParam, dialSessionQuery, dispositionActionBody,
-  eventsQuery, listDialSessionsQuery, noteActionBody, usageQuery, voicemailActionBody,
+  CONTACT_LIMIT,
+  callActionBody,
+  callIdParam,
+  callQuery,
+  createDialSessionBody,
+  dialActionParam,
+  dialSessionIdParam,
+  dialSessionQuery,
+  dispositionActionBody,
+  eventsQuery,
+  listDialSessionsQuery,
+  noteActionBody,
+  usageQuery,
+  voicemailActionBody,
 } from '../../contracts/dial-sessions.js';
 import { invalidField, notFound } from '../../lib/errors.js';
 import { oneOfOne, pageMeta, sendList, sendSuccess } from '../../lib/envelope.js';
@@ -26,11 +38,16 @@ export function dialSessionsRouter(ctx: Context): Router {
     const auth = authOf(req);
     const body = parse(createDialSessionBody, req.body);
     const key = req.get('idempotency-key');
-    if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) throw invalidField('Idempotency-Key', 'The Idempotency-Key header must be 1 to 255 visible characters.');
+    if (key !== undefined && !IDEMPOTENCY_KEY.test(key))
+      throw invalidField('Idempotency-Key', 'The Idempotency-Key header must be 1 to 255 visible characters.');
     const { session, redirectUrl, errors, skipped } = await createDialSession(ctx, auth, body, req.body, key);
     sendSuccess(res, 201, 'dialsessions', {
-      redirect_url: redirectUrl, errors, ...pageMeta({ page: 1, page_size: Math.max(1, session.contact_count) }, session.contact_count),
-      skipped_contact_count: skipped, contact_limit: CONTACT_LIMIT, dialsession_id: String(session.id),
+      redirect_url: redirectUrl,
+      errors,
+      ...pageMeta({ page: 1, page_size: Math.max(1, session.contact_count) }, session.contact_count),
+      skipped_contact_count: skipped,
+      contact_limit: CONTACT_LIMIT,
+      dialsession_id: String(session.id),
     });
   });
 
@@ -76,23 +93,31 @@ export function dialSessionsRouter(ctx: Context): Router {
     const { after } = parse(eventsQuery, req.query);
     const resumeFrom = Number(req.get('last-event-id') ?? after ?? (await lastEventId(db, session.id)));
     const stream = await createSession(req, res, { keepAlive: 15_000, retry: 1_000, headers: { 'Cache-Control': 'no-store' } });
-    const stop = ctx.dialer.events.subscribe(session.id, Number.isFinite(resumeFrom) ? resumeFrom : 0,
+    const stop = ctx.dialer.events.subscribe(
+      session.id,
+      Number.isFinite(resumeFrom) ? resumeFrom : 0,
       (row) => stream.push(JSON.parse(row.data), row.type, String(row.id)),
-      () => res.end());
+      () => res.end(),
+    );
     stream.on('disconnected', stop);
   });
 
   router.post('/dialsession/:dialsession_id/:action', async (req, res) => {
     const auth = authOf(req);
     const { dialsession_id, action } = parse(dialActionParam, req.params);
-    const body = action === 'call' ? parse(callActionBody, req.body)
-      : action === 'disposition' ? parse(dispositionActionBody, req.body)
-        : action === 'voicemail' ? parse(voicemailActionBody, req.body)
-          : action === 'note' ? parse(noteActionBody, req.body) : {};
+    const body =
+      action === 'call'
+        ? parse(callActionBody, req.body)
+        : action === 'disposition'
+          ? parse(dispositionActionBody, req.body)
+          : action === 'voicemail'
+            ? parse(voicemailActionBody, req.body)
+            : action === 'note'
+              ? parse(noteActionBody, req.body)
+              : {};
     await perform(ctx, auth, dialsession_id, action, body);
     sendSuccess(res, 200, 'live', await snapshot(ctx, auth, await ownSession(ctx, auth, dialsession_id)));
   });
 
   return router;
 }
-

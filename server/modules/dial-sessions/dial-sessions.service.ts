@@ -32,7 +32,13 @@ type Entry = { index: number; contactId: number } | { index: number; body: Retur
  * duplicate rules, or named by contact_user_id), answering the session and a redirect URL with a fresh one-time
  * sign-in key. A retried request answers the session it made the first time.
  */
-export async function createDialSession(ctx: Context, auth: AuthContext, body: CreateDialSessionBody, raw: unknown, idempotencyKey?: string): Promise<Created> {
+export async function createDialSession(
+  ctx: Context,
+  auth: AuthContext,
+  body: CreateDialSessionBody,
+  raw: unknown,
+  idempotencyKey?: string,
+): Promise<Created> {
   await assertCallbacks(ctx, body);
   const hash = requestHash(auth.member.id, raw);
   const { entries, errors } = readEntries(body.contacts ?? []);
@@ -44,10 +50,24 @@ export async function createDialSession(ctx: Context, auth: AuthContext, body: C
       ? await repo.findByIdempotencyKey(tx, auth.member.id, idempotencyKey)
       : await repo.findRepeat(tx, auth.member.id, hash, addSeconds(at, -REPEAT_WINDOW_SECONDS));
     if (repeat && repeat.request_hash !== hash) {
-      throw new ApiError(422, [{ code: Codes.unprocessable, field: 'Idempotency-Key', reason: 'This Idempotency-Key was used for a different request. Send a new key for a new session.' }]);
+      throw new ApiError(422, [
+        {
+          code: Codes.unprocessable,
+          field: 'Idempotency-Key',
+          reason: 'This Idempotency-Key was used for a different request. Send a new key for a new session.',
+        },
+      ]);
     }
-    const made = repeat ?? (await insertSession(tx, auth, body, { entries, errors, hash, idempotencyKey, settingsSendSkips: settings.send_skips, sets, at }));
-    await repo.insertSsoKey(tx, { key_hash: sha256(key), member_id: auth.member.id, session_id: made.id, expires_at: addSeconds(at, SSO_KEY_SECONDS), used_at: null });
+    const made =
+      repeat ??
+      (await insertSession(tx, auth, body, { entries, errors, hash, idempotencyKey, settingsSendSkips: settings.send_skips, sets, at }));
+    await repo.insertSsoKey(tx, {
+      key_hash: sha256(key),
+      member_id: auth.member.id,
+      session_id: made.id,
+      expires_at: addSeconds(at, SSO_KEY_SECONDS),
+      used_at: null,
+    });
     return made;
   });
   const outlook = forecast(await storedFacts(ctx.store.db, auth, await repo.queueContactIds(ctx.store.db, session.id)), settings);
@@ -60,8 +80,13 @@ export async function createDialSession(ctx: Context, auth: AuthContext, body: C
 }
 
 type Prepared = {
-  entries: Entry[]; errors: EntryError[]; hash: string; idempotencyKey: string | undefined; settingsSendSkips: boolean;
-  sets: { dialing: number; answer: number }; at: string;
+  entries: Entry[];
+  errors: EntryError[];
+  hash: string;
+  idempotencyKey: string | undefined;
+  settingsSendSkips: boolean;
+  sets: { dialing: number; answer: number };
+  at: string;
 };
 
 async function insertSession(tx: Db, auth: AuthContext, body: CreateDialSessionBody, p: Prepared): Promise<DialSession> {
@@ -69,20 +94,40 @@ async function insertSession(tx: Db, auth: AuthContext, body: CreateDialSessionB
   const contactIds = await resolveEntries(tx, auth, p.entries, errors);
   if (body.contact_filter) contactIds.push(...(await filteredContactIds(tx, auth, body.contact_filter, contactIds.length)));
   if (!contactIds.length) {
-    throw badRequest(errors.length
-      ? errors.map((e) => ({ code: Codes.invalidField, field: `contacts.${e.index}`, reason: e.reason }))
-      : [{ code: Codes.invalidField, field: 'contact_filter', reason: 'contact_filter matches none of your contacts.' }]);
+    throw badRequest(
+      errors.length
+        ? errors.map((e) => ({ code: Codes.invalidField, field: `contacts.${e.index}`, reason: e.reason }))
+        : [{ code: Codes.invalidField, field: 'contact_filter', reason: 'contact_filter matches none of your contacts.' }],
+    );
   }
   errors.sort((a, b) => a.index - b.index);
   const session = await repo.insertSession(tx, {
-    org_id: auth.scope.orgId, member_id: auth.member.id, status: 'ready', phase: 'idle', position: -1, contact_count: contactIds.length,
-    preview_mode: body.preview_mode ? 1 : 0, send_skips: (body.send_skips ?? p.settingsSendSkips) ? 1 : 0,
-    dialing_set_id: p.sets.dialing, answer_set_id: p.sets.answer, preset_id: body.preset_id ?? null,
-    custom_data: body.custom_data ? JSON.stringify(body.custom_data) : null, idempotency_key: p.idempotencyKey ?? null,
-    creation_errors: errors.length ? JSON.stringify(errors) : null, request_hash: p.hash, created_at: p.at,
+    org_id: auth.scope.orgId,
+    member_id: auth.member.id,
+    status: 'ready',
+    phase: 'idle',
+    position: -1,
+    contact_count: contactIds.length,
+    preview_mode: body.preview_mode ? 1 : 0,
+    send_skips: (body.send_skips ?? p.settingsSendSkips) ? 1 : 0,
+    dialing_set_id: p.sets.dialing,
+    answer_set_id: p.sets.answer,
+    preset_id: body.preset_id ?? null,
+    custom_data: body.custom_data ? JSON.stringify(body.custom_data) : null,
+    idempotency_key: p.idempotencyKey ?? null,
+    creation_errors: errors.length ? JSON.stringify(errors) : null,
+    request_hash: p.hash,
+    created_at: p.at,
   });
-  await repo.insertCallbacks(tx, session.id, (body.callbacks ?? []).map((c) => ({ type: c.callback_type, url: c.callback })));
-  await repo.insertQueue(tx, contactIds.map((contactId, position) => ({ session_id: session.id, position, contact_id: contactId, status: 'pending' })));
+  await repo.insertCallbacks(
+    tx,
+    session.id,
+    (body.callbacks ?? []).map((c) => ({ type: c.callback_type, url: c.callback })),
+  );
+  await repo.insertQueue(
+    tx,
+    contactIds.map((contactId, position) => ({ session_id: session.id, position, contact_id: contactId, status: 'pending' })),
+  );
   return session;
 }
 
@@ -93,7 +138,9 @@ function readEntries(raw: unknown[]): { entries: Entry[]; errors: EntryError[] }
   raw.forEach((value, index) => {
     try {
       const existing = existingContactEntry.safeParse(value);
-      entries.push(existing.success ? { index, contactId: existing.data.contact_user_id } : { index, body: parse(createContactBody, value) });
+      entries.push(
+        existing.success ? { index, contactId: existing.data.contact_user_id } : { index, body: parse(createContactBody, value) },
+      );
     } catch (error) {
       errors.push({ index, reason: reasonsOf(error) });
     }
@@ -123,7 +170,11 @@ async function resolveEntries(tx: Db, auth: AuthContext, entries: Entry[], error
 }
 
 /** One contact in its own savepoint: a refusal (a duplicate outside the team) leaves nothing of it behind. */
-async function createOne(tx: Db, auth: AuthContext, entry: Extract<Entry, { body: unknown }>): Promise<{ id: number } | { reason: string }> {
+async function createOne(
+  tx: Db,
+  auth: AuthContext,
+  entry: Extract<Entry, { body: unknown }>,
+): Promise<{ id: number } | { reason: string }> {
   try {
     return await withSavepoint(tx, async (inner) => ({ id: (await createContactIn(inner, auth, entry.body)).id }));
   } catch (error) {
@@ -134,18 +185,27 @@ async function createOne(tx: Db, auth: AuthContext, entry: Extract<Entry, { body
 
 async function assertCallbacks(ctx: Context, body: CreateDialSessionBody) {
   const problems: DebugCode[] = [];
-  await Promise.all((body.callbacks ?? []).map(async (c, i) => {
-    const check = await checkCallbackUrl(c.callback, { allowedHosts: ctx.config.callbackAllowedHosts });
-    if (!check.ok) problems.push({ code: Codes.invalidField, field: `callbacks.${i}.callback`, reason: `callbacks.${i}.callback ${check.reason}.` });
-  }));
+  await Promise.all(
+    (body.callbacks ?? []).map(async (c, i) => {
+      const check = await checkCallbackUrl(c.callback, { allowedHosts: ctx.config.callbackAllowedHosts });
+      if (!check.ok)
+        problems.push({ code: Codes.invalidField, field: `callbacks.${i}.callback`, reason: `callbacks.${i}.callback ${check.reason}.` });
+    }),
+  );
   if (problems.length) throw badRequest(problems.sort((a, b) => a.field!.localeCompare(b.field!)));
 }
 
 /** The same member and the same body (keys in any order) hash the same. */
 function requestHash(memberId: number, raw: unknown): string {
   const canonical = (v: unknown): unknown =>
-    Array.isArray(v) ? v.map(canonical)
-      : v !== null && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical((v as Record<string, unknown>)[k])]))
+    Array.isArray(v)
+      ? v.map(canonical)
+      : v !== null && typeof v === 'object'
+        ? Object.fromEntries(
+            Object.keys(v)
+              .sort()
+              .map((k) => [k, canonical((v as Record<string, unknown>)[k])]),
+          )
         : v;
   return sha256(`${memberId}:${JSON.stringify(canonical(raw ?? null))}`);
 }

@@ -27,10 +27,26 @@ afterAll(async () => {
 let n = 0;
 const unique = () => `${process.pid}${++n}`;
 const phone = (last: number) => `312472${String(1000 + (n % 8000)).slice(-3)}${last}`;
-const sessionRow = (id: string) => server.ctx.store.db.selectFrom('dial_sessions').selectAll().where('id', '=', Number(id)).executeTakeFirstOrThrow();
+const sessionRow = (id: string) =>
+  server.ctx.store.db.selectFrom('dial_sessions').selectAll().where('id', '=', Number(id)).executeTakeFirstOrThrow();
 const queueOf = async (id: string) =>
-  (await server.ctx.store.db.selectFrom('dial_session_contacts').select('contact_id').where('session_id', '=', Number(id)).orderBy('position').execute()).map((r) => r.contact_id);
-const count = async (table: 'dial_sessions' | 'contacts') => Number((await server.ctx.store.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  (
+    await server.ctx.store.db
+      .selectFrom('dial_session_contacts')
+      .select('contact_id')
+      .where('session_id', '=', Number(id))
+      .orderBy('position')
+      .execute()
+  ).map((r) => r.contact_id);
+const count = async (table: 'dial_sessions' | 'contacts') =>
+  Number(
+    (
+      await server.ctx.store.db
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 describe('POST /rest/1/dialsession', () => {
   it('creates the contacts given and answers the contract shape with a one-time redirect_url', async () => {
@@ -41,18 +57,37 @@ describe('POST /rest/1/dialsession', () => {
         { first_name: 'Bo', last_name: 'Two', phone: phone(8), category_id: 0 },
       ],
       callbacks: { callback_type: 'api_calldone', callback: 'https://receiver.test/done?secret=s3cr3t' },
-      custom_data: { crm_id: 42 }, preview_mode: 1,
+      custom_data: { crm_id: 42 },
+      preview_mode: 1,
     });
     expect(reply.status, reply.text).toBe(201);
     expect(reply.body.dialsessions).toMatchObject({
       redirect_url: expect.stringMatching(/^https:\/\/ringbook\.example\.com\/sso\/dialer\?key=[A-Za-z0-9_-]{43}$/),
-      errors: null, total_results: 2, page: 1, page_size: 2, total_pages: 1, skipped_contact_count: 0, contact_limit: 5000,
+      errors: null,
+      total_results: 2,
+      page: 1,
+      page_size: 2,
+      total_pages: 1,
+      skipped_contact_count: 0,
+      contact_limit: 5000,
     });
     const id = reply.body.dialsessions.dialsession_id;
-    expect(await sessionRow(id)).toMatchObject({ member_id: team.rep.id, preview_mode: 1, status: 'ready', custom_data: '{"crm_id":42}', contact_count: 2 });
-    const listed = await rep.get(`/rest/1/contacts?tag_id=${(await rep.get('/rest/1/tags?page_size=100')).body.tags.tags.find((t: { title: string }) => t.title === tag).id}`);
+    expect(await sessionRow(id)).toMatchObject({
+      member_id: team.rep.id,
+      preview_mode: 1,
+      status: 'ready',
+      custom_data: '{"crm_id":42}',
+      contact_count: 2,
+    });
+    const listed = await rep.get(
+      `/rest/1/contacts?tag_id=${(await rep.get('/rest/1/tags?page_size=100')).body.tags.tags.find((t: { title: string }) => t.title === tag).id}`,
+    );
     expect(listed.body.contacts.contacts.map((c: { first_name: string }) => c.first_name)).toEqual(['Ada']);
-    const callbacks = await server.ctx.store.db.selectFrom('dial_session_callbacks').selectAll().where('session_id', '=', Number(id)).execute();
+    const callbacks = await server.ctx.store.db
+      .selectFrom('dial_session_callbacks')
+      .selectAll()
+      .where('session_id', '=', Number(id))
+      .execute();
     expect(callbacks).toEqual([{ session_id: Number(id), type: 'api_calldone', url: 'https://receiver.test/done?secret=s3cr3t' }]);
   });
 
@@ -60,7 +95,9 @@ describe('POST /rest/1/dialsession', () => {
     const existing = (await rep.post('/rest/1/contacts', { first_name: 'Dup', phone: phone(1) })).body.contacts.contacts.contact_user_id;
     const other = (await rep.post('/rest/1/contacts', { first_name: 'Named', phone: phone(2) })).body.contacts.contacts.contact_user_id;
     const before = await count('contacts');
-    const reply = await rep.post('/rest/1/dialsession', { contacts: [{ first_name: 'Dup Updated', phone: phone(1) }, { contact_user_id: other }] });
+    const reply = await rep.post('/rest/1/dialsession', {
+      contacts: [{ first_name: 'Dup Updated', phone: phone(1) }, { contact_user_id: other }],
+    });
     expect(reply.status).toBe(201);
     expect(await count('contacts')).toBe(before);
     expect(await queueOf(reply.body.dialsessions.dialsession_id)).toEqual([Number(existing), Number(other)]);
@@ -70,7 +107,12 @@ describe('POST /rest/1/dialsession', () => {
   it('refuses entries one by one in errors (index and reason) and goes ahead with the rest', async () => {
     const foreign = (await api(team.teammate).post('/rest/1/contacts', { first_name: 'Not yours' })).body.contacts.contacts.contact_user_id;
     const reply = await rep.post('/rest/1/dialsession', {
-      contacts: [{ first_name: 'Good', phone: phone(3) }, { first_name: 'Bad', email: 'not-an-address' }, { contact_user_id: foreign }, 'junk'],
+      contacts: [
+        { first_name: 'Good', phone: phone(3) },
+        { first_name: 'Bad', email: 'not-an-address' },
+        { contact_user_id: foreign },
+        'junk',
+      ],
     });
     expect(reply.status).toBe(201);
     expect(reply.body.dialsessions.total_results).toBe(1);
@@ -86,14 +128,26 @@ describe('POST /rest/1/dialsession', () => {
     const number = phone(5);
     // The second entry is the first's duplicate by number: the contact created by the first is updated by it.
     const reply = await rep.post('/rest/1/dialsession', {
-      contacts: [{ first_name: word, last_name: 'First', phone: number, email: `${word}@dial.example` }, { first_name: word, last_name: 'Second', phone: number }],
+      contacts: [
+        { first_name: word, last_name: 'First', phone: number, email: `${word}@dial.example` },
+        { first_name: word, last_name: 'Second', phone: number },
+      ],
     });
     expect(reply.status, reply.text).toBe(201);
     const [id] = await queueOf(reply.body.dialsessions.dialsession_id);
     const found = async (who: Caller, search: string) =>
-      (await who.get(`/rest/1/contacts?search=${encodeURIComponent(search)}&page_size=100`)).body.contacts.contacts.map((c: { contact_user_id: string }) => Number(c.contact_user_id));
+      (await who.get(`/rest/1/contacts?search=${encodeURIComponent(search)}&page_size=100`)).body.contacts.contacts.map(
+        (c: { contact_user_id: string }) => Number(c.contact_user_id),
+      );
     // The rep's searches take the word index, the vendor's the trigram index, a two-letter word the prefix index.
-    for (const [who, search] of [[rep, word], [rep, `${word.slice(2, 8)} second`], [rep, number.slice(3)], [rep, `${word}@dial`], [api(team.vendor), word.toLowerCase()], [rep, word.slice(0, 2)]] as const) {
+    for (const [who, search] of [
+      [rep, word],
+      [rep, `${word.slice(2, 8)} second`],
+      [rep, number.slice(3)],
+      [rep, `${word}@dial`],
+      [api(team.vendor), word.toLowerCase()],
+      [rep, word.slice(0, 2)],
+    ] as const) {
       expect(await found(who, search), search).toContain(id);
     }
     expect(await found(rep, `${word} first`)).toEqual([]);
@@ -106,10 +160,26 @@ describe('POST /rest/1/dialsession', () => {
     ['no contacts at all', { contacts: [] }, 'contacts'],
     ['only refused contacts', { contacts: [{ email: 'x' }] }, 'contacts.0'],
     ['too many contacts', { contacts: Array.from({ length: 5001 }, () => ({ contact_user_id: 1 })) }, 'contacts'],
-    ['a callback to a private address', { contacts: [{ first_name: 'A', phone: phone(4) }], callbacks: [{ callback_type: 'api_calldone', callback: 'http://10.0.0.8/x' }] }, 'callbacks.0.callback'],
-    ['a callback to the metadata address', { contacts: [{ first_name: 'A' }], callbacks: [{ callback_type: 'api_callbegin', callback: 'http://169.254.169.254/latest' }] }, 'callbacks.0.callback'],
-    ['a callback that is not http', { contacts: [{ first_name: 'A' }], callbacks: [{ callback_type: 'api_calldone', callback: 'ftp://receiver.test/x' }] }, 'callbacks.0.callback'],
-    ['an unknown callback type', { contacts: [{ first_name: 'A' }], callbacks: [{ callback_type: 'api_everything', callback: 'https://receiver.test' }] }, 'callbacks.0.callback_type'],
+    [
+      'a callback to a private address',
+      { contacts: [{ first_name: 'A', phone: phone(4) }], callbacks: [{ callback_type: 'api_calldone', callback: 'http://10.0.0.8/x' }] },
+      'callbacks.0.callback',
+    ],
+    [
+      'a callback to the metadata address',
+      { contacts: [{ first_name: 'A' }], callbacks: [{ callback_type: 'api_callbegin', callback: 'http://169.254.169.254/latest' }] },
+      'callbacks.0.callback',
+    ],
+    [
+      'a callback that is not http',
+      { contacts: [{ first_name: 'A' }], callbacks: [{ callback_type: 'api_calldone', callback: 'ftp://receiver.test/x' }] },
+      'callbacks.0.callback',
+    ],
+    [
+      'an unknown callback type',
+      { contacts: [{ first_name: 'A' }], callbacks: [{ callback_type: 'api_everything', callback: 'https://receiver.test' }] },
+      'callbacks.0.callback_type',
+    ],
     ['a disposition set of another kind', { contacts: [{ first_name: 'A' }], dialing_disposition_set_id: 2 }, 'dialing_disposition_set_id'],
     ['custom_data that is not an object', { contacts: [{ first_name: 'A' }], custom_data: 'x' }, 'custom_data'],
   ])('answers 400 naming the field for %s, and stores nothing', async (_label, body, field) => {
@@ -121,8 +191,17 @@ describe('POST /rest/1/dialsession', () => {
   });
 
   it('names what is wrong in a single callback object, not that it is missing', async () => {
-    const reply = await rep.post('/rest/1/dialsession', { contacts: [{ first_name: 'A' }], callbacks: { callback_type: 'api_everything', callback: 'https://receiver.test' } });
-    expect(reply.body.debug_codes).toEqual([{ code: 40003, field: 'callbacks.0.callback_type', reason: expect.stringMatching(/^callbacks\.0\.callback_type must be one of api_callbegin/) }]);
+    const reply = await rep.post('/rest/1/dialsession', {
+      contacts: [{ first_name: 'A' }],
+      callbacks: { callback_type: 'api_everything', callback: 'https://receiver.test' },
+    });
+    expect(reply.body.debug_codes).toEqual([
+      {
+        code: 40003,
+        field: 'callbacks.0.callback_type',
+        reason: expect.stringMatching(/^callbacks\.0\.callback_type must be one of api_callbegin/),
+      },
+    ]);
   });
 
   it('answers a retry with the same Idempotency-Key with the same session and a fresh key; another body with that key is 422', async () => {
@@ -141,7 +220,10 @@ describe('POST /rest/1/dialsession', () => {
   it('treats an identical body from the same member within 60 s as the same request, and not after, nor from another member', async () => {
     const body = { contacts: [{ first_name: 'Twice', phone: phone(6) }], preview_mode: 1 };
     const first = (await rep.post('/rest/1/dialsession', body)).body.dialsessions.dialsession_id;
-    expect((await rep.post('/rest/1/dialsession', { preview_mode: 1, contacts: [{ phone: phone(6), first_name: 'Twice' }] })).body.dialsessions.dialsession_id).toBe(first);
+    expect(
+      (await rep.post('/rest/1/dialsession', { preview_mode: 1, contacts: [{ phone: phone(6), first_name: 'Twice' }] })).body.dialsessions
+        .dialsession_id,
+    ).toBe(first);
     expect((await api(team.manager).post('/rest/1/dialsession', body)).body.dialsessions.dialsession_id).not.toBe(first);
     setClock(new Date(nowMs() + 61_000));
     try {
@@ -151,22 +233,32 @@ describe('POST /rest/1/dialsession', () => {
     }
   });
 
-  it('dials the caller\'s contacts matched by contact_filter (extension), and forecasts skips before launch', async () => {
+  it("dials the caller's contacts matched by contact_filter (extension), and forecasts skips before launch", async () => {
     const tag = `Filter ${unique()}`;
     for (const [i, extra] of [{}, { do_not_call: 1 }, { phone: '5551234567' }].entries()) {
-      expect((await rep.post('/rest/1/contacts', { first_name: `F${i}`, phone: phone(i), tags: [tag], allow_duplicates: 1, ...extra })).status).toBe(201);
+      expect(
+        (await rep.post('/rest/1/contacts', { first_name: `F${i}`, phone: phone(i), tags: [tag], allow_duplicates: 1, ...extra })).status,
+      ).toBe(201);
     }
     const tagId = (await rep.get('/rest/1/tags?page_size=100')).body.tags.tags.find((t: { title: string }) => t.title === tag).id;
     const forecast = await rep.post('/rest/1/dialsession/forecast', { contact_filter: { tag_id: tagId } });
-    expect(forecast.body.forecast).toMatchObject({ total: 3, to_dial: 1, skipped: { DNC: 1, 'Invalid Number': 1 }, skipped_count: 2, contact_limit: 5000 });
+    expect(forecast.body.forecast).toMatchObject({
+      total: 3,
+      to_dial: 1,
+      skipped: { DNC: 1, 'Invalid Number': 1 },
+      skipped_count: 2,
+      contact_limit: 5000,
+    });
     const created = await rep.post('/rest/1/dialsession', { contact_filter: { tag_id: tagId } });
     expect(created.body.dialsessions).toMatchObject({ total_results: 3, skipped_contact_count: 2 });
   });
 });
 
 describe('redirect_url', () => {
-  const open = (url: string, headers: Record<string, string> = {}) => fetch(url.replace('https://ringbook.example.com', server.url), { redirect: 'manual', headers });
-  const created = async () => (await rep.post('/rest/1/dialsession', { contacts: [{ first_name: 'Sso', phone: phone(7), allow_duplicates: 1 }] })).body.dialsessions;
+  const open = (url: string, headers: Record<string, string> = {}) =>
+    fetch(url.replace('https://ringbook.example.com', server.url), { redirect: 'manual', headers });
+  const created = async () =>
+    (await rep.post('/rest/1/dialsession', { contacts: [{ first_name: 'Sso', phone: phone(7), allow_duplicates: 1 }] })).body.dialsessions;
 
   it('signs the member in once and lands on the dialer screen, sending no referrer onward', async () => {
     const { redirect_url, dialsession_id } = await created();
@@ -187,8 +279,12 @@ describe('redirect_url', () => {
     ['no key', () => `${server.url}/sso/dialer`],
   ])('refuses %s: nobody signed in, and the page leaks nothing', async (_label, url) => {
     const reply = await open(url());
-    expect([reply.status, reply.headers.get('location'), reply.headers.get('set-cookie'), reply.headers.get('referrer-policy')])
-      .toEqual([303, '/sign-in?link=expired', null, 'no-referrer']);
+    expect([reply.status, reply.headers.get('location'), reply.headers.get('set-cookie'), reply.headers.get('referrer-policy')]).toEqual([
+      303,
+      '/sign-in?link=expired',
+      null,
+      'no-referrer',
+    ]);
   });
 
   it('refuses a key after 10 minutes', async () => {

@@ -27,7 +27,11 @@ export function createDialerRuntime(ctx: Context): DialerRuntime {
     timeScale: config.carrier.timeScale,
     onEvent: (callId, event) => void carrierEvent(ctx, callId, event),
   });
-  const delivery = new DeliveryWorker(ctx.store, createSender({ allowedHosts: config.callbackAllowedHosts, timeoutMs: DELIVERY_TIMEOUT_MS }), logger);
+  const delivery = new DeliveryWorker(
+    ctx.store,
+    createSender({ allowedHosts: config.callbackAllowedHosts, timeoutMs: DELIVERY_TIMEOUT_MS }),
+    logger,
+  );
   // Wake-ups scale with the carrier, so a lost event in a sped-up test or benchmark is not waited for at full length.
   const tickMs = Math.min(1000, Math.max(20, 1000 * config.carrier.timeScale));
   let ticker: NodeJS.Timeout | undefined;

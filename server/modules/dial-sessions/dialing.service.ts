@@ -3,7 +3,15 @@ import type { Context } from '../../context.js';
 import type { DialSettings } from '../../contracts/dial-settings.js';
 import type { Db } from '../../db/database.js';
 import type { DialSession } from '../../db/schema.js';
-import { type ContactFacts, type DispositionChoice, type Effect, type Input, type SessionState, type Settings, step } from '../../dialer/engine.js';
+import {
+  type ContactFacts,
+  type DispositionChoice,
+  type Effect,
+  type Input,
+  type SessionState,
+  type Settings,
+  step,
+} from '../../dialer/engine.js';
 import { contactZones } from '../../dialer/skip-rules.js';
 import { nowMs } from '../../lib/clock.js';
 import { conflict, notFound } from '../../lib/errors.js';
@@ -79,13 +87,22 @@ function sendToCarrier(ctx: Context, command: CarrierCommand) {
 }
 
 const stateOf = (s: DialSession): SessionState => ({
-  status: s.status, mode: s.preview_mode ? 'preview' : 'power', position: s.position, count: s.contact_count,
-  phase: s.phase as SessionState['phase'], wakeAtMs: s.wake_at_ms, pendingDone: s.pending_done,
+  status: s.status,
+  mode: s.preview_mode ? 'preview' : 'power',
+  position: s.position,
+  count: s.contact_count,
+  phase: s.phase as SessionState['phase'],
+  wakeAtMs: s.wake_at_ms,
+  pendingDone: s.pending_done,
 });
 
 function rowOf(state: SessionState, before: DialSession, at: string): Partial<DialSession> {
   return {
-    status: state.status, phase: state.phase, position: state.position, wake_at_ms: state.wakeAtMs, pending_done: state.pendingDone,
+    status: state.status,
+    phase: state.phase,
+    position: state.position,
+    wake_at_ms: state.wakeAtMs,
+    pending_done: state.pendingDone,
     started_at: before.started_at ?? (state.status !== 'ready' ? at : null),
     ended_at: before.ended_at ?? (state.status === 'ended' ? at : null),
   };
@@ -93,12 +110,17 @@ function rowOf(state: SessionState, before: DialSession, at: string): Partial<Di
 
 async function prepare(ctx: Context, tx: Db, session: DialSession, phone: string | undefined): Promise<Run> {
   const [settings, callbacks, dialing] = await Promise.all([
-    settingsOf(tx, session.member_id), repo.callbacksOf(tx, session.id), dispositionsOf(tx, session.dialing_set_id ? [session.dialing_set_id] : []),
+    settingsOf(tx, session.member_id),
+    repo.callbacksOf(tx, session.id),
+    dispositionsOf(tx, session.dialing_set_id ? [session.dialing_set_id] : []),
   ]);
   const at = now();
   const engine: Settings = {
-    nowMs: nowMs(), ringSeconds: settings.dialsecs, window: { min: settings.calltime_min, max: settings.calltime_max },
-    sendSkips: !!session.send_skips, timeScale: ctx.config.carrier.timeScale,
+    nowMs: nowMs(),
+    ringSeconds: settings.dialsecs,
+    window: { min: settings.calltime_min, max: settings.calltime_max },
+    sendSkips: !!session.send_skips,
+    timeScale: ctx.config.carrier.timeScale,
     auto: (key) => {
       const d = dialing.find((x) => x.status_key === key);
       return d ? choice(d) : null;
@@ -107,8 +129,12 @@ async function prepare(ctx: Context, tx: Db, session: DialSession, phone: string
   return { tx, session, settings, engine, at, nowMs: engine.nowMs, callbacks, commands: [], phone, changes: {} };
 }
 
-export const choice = (d: { id: number; label: string; status_key: string; connected: number }): DispositionChoice =>
-  ({ id: d.id, label: d.label, key: d.status_key, connected: !!d.connected });
+export const choice = (d: { id: number; label: string; status_key: string; connected: number }): DispositionChoice => ({
+  id: d.id,
+  label: d.label,
+  key: d.status_key,
+  connected: !!d.connected,
+});
 
 /** Applies effects in order; a 'load' brings the next contact up, whose own effects come next. */
 async function applyAll(run: Run, start: SessionState, effects: Effect[]): Promise<SessionState> {
@@ -133,7 +159,9 @@ async function factsAt(run: Run, position: number): Promise<ContactFacts> {
   const contact = await findContactRow(run.tx, entry.contact_id);
   if (!contact || contact.trashed) return { doNotCall: false, phone: '', zones: null, dialedBefore: false, missing: true };
   return {
-    doNotCall: !!contact.do_not_call, phone: contact.phone, missing: false,
+    doNotCall: !!contact.do_not_call,
+    phone: contact.phone,
+    missing: false,
     zones: await contactZones({ phone: contact.phone, timeZone: contact.time_zone }),
     dialedBefore: await repo.dialedBefore(run.tx, run.session.id, contact.id, position),
   };
@@ -164,7 +192,11 @@ async function apply(run: Run, effect: Exclude<Effect, { type: 'load' }>): Promi
       if (!call) return;
       const parties = await contactParties(tx, session, effect.position);
       if (!parties) return;
-      return enqueue(run, 'api_calldone', callDoneBody(session, { kind: 'call', call, notes: JSON.parse(call.notes) as string[] }, parties));
+      return enqueue(
+        run,
+        'api_calldone',
+        callDoneBody(session, { kind: 'call', call, notes: JSON.parse(call.notes) as string[] }, parties),
+      );
     }
     case 'ended':
       // A contact shown but never called goes back to waiting, so the queue does not show it as current.
@@ -190,7 +222,13 @@ async function dial(run: Run, position: number) {
   const contact = await findContactRow(tx, entry.contact_id);
   const phone = run.phone ?? contact?.phone ?? '';
   const call = await insertCall(tx, {
-    session_id: session.id, org_id: session.org_id, member_id: session.member_id, contact_id: entry.contact_id, position, phone, started_at: at,
+    session_id: session.id,
+    org_id: session.org_id,
+    member_id: session.member_id,
+    contact_id: entry.contact_id,
+    position,
+    phone,
+    started_at: at,
   });
   await repo.updateQueueEntry(tx, session.id, position, { call_id: call.id });
   const parties = await contactParties(tx, session, position);
@@ -215,7 +253,10 @@ async function callEffect(run: Run, effect: Extract<Effect, { type: 'hangup' | '
   } else {
     const seconds = (from: string | null) => (from ? Math.max(0, Math.round((Date.parse(`${at}Z`) - Date.parse(`${from}Z`)) / 1000)) : 0);
     await updateCall(tx, call.id, {
-      ended_at: at, hangup_status: effect.hangupStatus, duration: seconds(call.started_at), talk_seconds: call.connected ? seconds(call.connected_at) : 0,
+      ended_at: at,
+      hangup_status: effect.hangupStatus,
+      duration: seconds(call.started_at),
+      talk_seconds: call.connected ? seconds(call.connected_at) : 0,
     });
     if (call.connected) run.changes.disconnected_at = at;
   }
@@ -228,12 +269,21 @@ async function dispositioned(run: Run, position: number, disposition: Dispositio
   const key = disposition?.key ?? null;
   const messageId = key ? run.settings.messages[key as keyof DialSettings['messages']] : undefined;
   await updateCall(tx, call.id, {
-    disposition: disposition?.label ?? '', disposition_key: key, live: disposition?.connected ? 1 : 0,
-    voicemail: call.voicemail || key === 'voicemail' ? 1 : 0, message_id: messageId === undefined ? null : String(messageId),
+    disposition: disposition?.label ?? '',
+    disposition_key: key,
+    live: disposition?.connected ? 1 : 0,
+    voicemail: call.voicemail || key === 'voicemail' ? 1 : 0,
+    message_id: messageId === undefined ? null : String(messageId),
   });
   await repo.updateQueueEntry(tx, session.id, position, { status: 'done', result: disposition?.label ?? '' });
   await recordCallResult(tx, {
-    memberId: session.member_id, contactId: call.contact_id, result: disposition?.label ?? '', phone: call.phone, startedAt: call.started_at, at, sessionId: session.id,
+    memberId: session.member_id,
+    contactId: call.contact_id,
+    result: disposition?.label ?? '',
+    phone: call.phone,
+    startedAt: call.started_at,
+    at,
+    sessionId: session.id,
   });
   await event(run, 'result', { position, result: disposition?.label ?? '' });
 }
@@ -242,7 +292,10 @@ async function dispositioned(run: Run, position: number, disposition: Dispositio
 export async function addDialerNote(ctx: Context, session: DialSession, note: string): Promise<void> {
   await ctx.store.write(async (tx) => {
     const at = now();
-    const entry = session.position >= 0 && session.position < session.contact_count ? await repo.queueEntry(tx, session.id, session.position) : undefined;
+    const entry =
+      session.position >= 0 && session.position < session.contact_count
+        ? await repo.queueEntry(tx, session.id, session.position)
+        : undefined;
     if (!entry) throw conflict('There is no contact on screen to add a note to.');
     await addNoteFromDialer(tx, session.member_id, entry.contact_id, note, at);
     const call = await callAt(tx, session.id, session.position);
@@ -254,11 +307,12 @@ export async function addDialerNote(ctx: Context, session: DialSession, note: st
 
 async function enqueue(run: Run, type: string, body: unknown) {
   const json = JSON.stringify(body);
-  const rows = run.callbacks.filter((c) => c.type === type).map((c) => ({ orgId: run.session.org_id, sessionId: run.session.id, type, url: c.url, body: json }));
+  const rows = run.callbacks
+    .filter((c) => c.type === type)
+    .map((c) => ({ orgId: run.session.org_id, sessionId: run.session.id, type, url: c.url, body: json }));
   await enqueueCallback(run.tx, rows, run.nowMs);
 }
 
 async function event(run: Run, type: string, data: Record<string, unknown>) {
   await insertEvent(run.tx, run.session.id, type, data, run.at);
 }
-

@@ -28,9 +28,19 @@ beforeAll(async () => {
   rep = api(team.rep);
   receiver = await startReceiver();
   const audio = demoRecording(0, 2);
-  recordingId = (await server.ctx.store.write((tx) => insertVoicemail(tx, {
-    org_id: team.rep.org_id, member_id: null, name: 'Intro', content_type: 'audio/wav', audio, duration_ms: 2000, created_at: now(),
-  }))).id;
+  recordingId = (
+    await server.ctx.store.write((tx) =>
+      insertVoicemail(tx, {
+        org_id: team.rep.org_id,
+        member_id: null,
+        name: 'Intro',
+        content_type: 'audio/wav',
+        audio,
+        duration_ms: 2000,
+        created_at: now(),
+      }),
+    )
+  ).id;
   secret = (await api(team.vendor).get('/rest/1/dialsession/settings')).body.settings.settings.callback_secret;
 });
 afterAll(async () => {
@@ -45,28 +55,44 @@ const TYPES = ['api_contact_displayed', 'api_callbegin', 'api_calldone'] as cons
 const callbacks = () => TYPES.map((t) => ({ callback_type: t, callback: `${receiver.url}/${t}?secret=abc` }));
 /** Contacts whose last digit picks the carrier's outcome; `extra` per index. */
 const contactsEnding = (digits: number[], extra: Record<number, object> = {}) =>
-  digits.map((d, i) => ({ first_name: `Digit${d}`, last_name: `N${++n}`, phone: `312473${String(n % 900 + 100)}${d}`, allow_duplicates: 1, ...extra[i] }));
+  digits.map((d, i) => ({
+    first_name: `Digit${d}`,
+    last_name: `N${++n}`,
+    phone: `312473${String((n % 900) + 100)}${d}`,
+    allow_duplicates: 1,
+    ...extra[i],
+  }));
 
 type Live = {
-  call_state: string; position: number | null; dispositions: { disposition_id: string; label: string }[]; progress: Record<string, number>; call: { phone: string } | null;
+  call_state: string;
+  position: number | null;
+  dispositions: { disposition_id: string; label: string }[];
+  progress: Record<string, number>;
+  call: { phone: string } | null;
 };
 
 async function launch(body: object, who: Caller = rep): Promise<{ id: string; stream: SseStream; live: () => Promise<Live> }> {
   const created = await who.post('/rest/1/dialsession', body);
   expect(created.status, created.text).toBe(201);
   const id = created.body.dialsessions.dialsession_id as string;
-  const stream = await openStream(`${server.url}/rest/1/dialsession/${id}/events?after=0`, { authorization: `Bearer ${server.tokenOf(team.rep)}` });
+  const stream = await openStream(`${server.url}/rest/1/dialsession/${id}/events?after=0`, {
+    authorization: `Bearer ${server.tokenOf(team.rep)}`,
+  });
   return { id, stream, live: async () => (await who.get(`/rest/1/dialsession/${id}/live`)).body.live };
 }
 const stateIs = (position: number, callState: string) => (e: { event: string; data: any }) =>
   e.event === 'state' && e.data.position === position && e.data.call_state === callState;
 const complete = (e: { event: string; data: any }) => e.event === 'state' && e.data.call_state === 'Session complete';
-const dispositionId = async (live: () => Promise<Live>, label: string) => (await live()).dispositions.find((d) => d.label === label)!.disposition_id;
+const dispositionId = async (live: () => Promise<Live>, label: string) =>
+  (await live()).dispositions.find((d) => d.label === label)!.disposition_id;
 
 describe('a power session', () => {
   it('dials each contact as it comes up, follows the carrier, and sends every callback in order, signed', async () => {
     const { id, stream, live } = await launch({
-      contacts: contactsEnding([0, 5, 7, 8, 9, 1], { 5: { do_not_call: 1 } }), callbacks: callbacks(), custom_data: { crm: 'x' }, send_skips: 1,
+      contacts: contactsEnding([0, 5, 7, 8, 9, 1], { 5: { do_not_call: 1 } }),
+      callbacks: callbacks(),
+      custom_data: { crm: 'x' },
+      send_skips: 1,
     });
     await rep.post(`/rest/1/dialsession/${id}/start`);
     await stream.waitFor(stateIs(0, 'Connected'));
@@ -74,7 +100,13 @@ describe('a power session', () => {
     await rep.post(`/rest/1/dialsession/${id}/disposition`, { disposition_id: await dispositionId(live, 'Interested') });
     await stream.waitFor(stateIs(1, 'Answering machine'));
     await rep.post(`/rest/1/dialsession/${id}/voicemail`, { recording_id: recordingId });
-    for (const [position, state] of [[1, 'Voicemail left'], [2, 'No answer'], [3, 'Busy'], [4, 'Not in service'], [5, 'Skipped']] as const) {
+    for (const [position, state] of [
+      [1, 'Voicemail left'],
+      [2, 'No answer'],
+      [3, 'Busy'],
+      [4, 'Not in service'],
+      [5, 'Skipped'],
+    ] as const) {
       await stream.waitFor(stateIs(position, state));
     }
     await stream.waitFor(complete);
@@ -82,10 +114,20 @@ describe('a power session', () => {
 
     const got = await receiver.waitFor(16);
     const order = got.map((r) => `${r.path.replace('/api_', '')}:${JSON.parse(r.body).call_id ?? JSON.parse(r.body).contact_user_id}`);
-    expect(got.map((r) => r.path), order.join(' ')).toEqual([
-      ...['contact_displayed', 'callbegin'], ...['contact_displayed', 'calldone', 'callbegin'], ...['contact_displayed', 'calldone', 'callbegin'],
-      ...['contact_displayed', 'calldone', 'callbegin'], ...['contact_displayed', 'calldone', 'callbegin'], 'calldone', 'calldone',
-    ].map((t) => `/api_${t}`));
+    expect(
+      got.map((r) => r.path),
+      order.join(' '),
+    ).toEqual(
+      [
+        ...['contact_displayed', 'callbegin'],
+        ...['contact_displayed', 'calldone', 'callbegin'],
+        ...['contact_displayed', 'calldone', 'callbegin'],
+        ...['contact_displayed', 'calldone', 'callbegin'],
+        ...['contact_displayed', 'calldone', 'callbegin'],
+        'calldone',
+        'calldone',
+      ].map((t) => `/api_${t}`),
+    );
     for (const r of got) {
       expect(r.query).toBe('secret=abc');
       expect(verifySignature(secret, r.headers, r.body, new Date(nowMs())), r.path).toBe(true);
@@ -95,25 +137,69 @@ describe('a power session', () => {
     const done = got.filter((r) => r.path === '/api_calldone').map((r) => JSON.parse(r.body));
     expect(done.map((d) => d.status)).toEqual(['Interested', 'Voicemail', 'No Answer', 'Busy', 'Skipped - DNC', 'Bad Phone']);
     expect(done[0]).toMatchObject({
-      connected: '1', ds_id: Number(id), call_id: expect.stringMatching(/^\d+$/), custom_data: { crm: 'x' }, custom_fields: false, recording_url: null,
-      call_notes: ['Wants a demo on Friday'], duration: expect.any(Number),
-      contact: { user_id: expect.any(Number), first_name: 'Digit0', phones: [{ number: expect.stringMatching(/0$/), phone_type: 'HOME' }], notes: expect.stringContaining('Wants a demo on Friday') },
-      agent: { user_id: team.rep.id, username: team.rep.username }, owner: { user_id: team.rep.id },
+      connected: '1',
+      ds_id: Number(id),
+      call_id: expect.stringMatching(/^\d+$/),
+      custom_data: { crm: 'x' },
+      custom_fields: false,
+      recording_url: null,
+      call_notes: ['Wants a demo on Friday'],
+      duration: expect.any(Number),
+      contact: {
+        user_id: expect.any(Number),
+        first_name: 'Digit0',
+        phones: [{ number: expect.stringMatching(/0$/), phone_type: 'HOME' }],
+        notes: expect.stringContaining('Wants a demo on Friday'),
+      },
+      agent: { user_id: team.rep.id, username: team.rep.username },
+      owner: { user_id: team.rep.id },
     });
-    expect(done[4]).toMatchObject({ status: 'Skipped - DNC', duration: 0, connected: '0', call_id: '', call_notes: [expect.stringMatching(/^Skipped - DNC: /)] });
+    expect(done[4]).toMatchObject({
+      status: 'Skipped - DNC',
+      duration: 0,
+      connected: '0',
+      call_id: '',
+      call_notes: [expect.stringMatching(/^Skipped - DNC: /)],
+    });
     const begins = got.filter((r) => r.path === '/api_callbegin').map((r) => JSON.parse(r.body));
     expect(begins[0]).toEqual({ lead_id: '', custom_data: { crm: 'x' }, ds_id: Number(id), call_id: done[0].call_id });
     const displayed = JSON.parse(got[0]!.body);
-    expect(displayed).toEqual({ endpoint: 'api_contact_displayed', contact_user_id: done[0].contact.user_id, lead_id: '', external_id: '', external_crm: [] });
+    expect(displayed).toEqual({
+      endpoint: 'api_contact_displayed',
+      contact_user_id: done[0].contact.user_id,
+      lead_id: '',
+      external_id: '',
+      external_crm: [],
+    });
 
     const contact = (await rep.get(`/rest/1/contacts/${done[0].contact.user_id}`)).body.contacts.contacts[0];
-    expect(contact).toMatchObject({ call_result: 'Interested', total_calls: '1', last_call_time: expect.stringMatching(/^2026-11-23 /), contacted: expect.stringMatching(/^2026-11-23 /) });
-    const activities = (await rep.get(`/rest/1/contacts/${contact.contact_user_id}/activities?days=1`)).body.contact_activities.contact_activities;
-    expect(activities.map((a: { activity: string }) => a.activity)).toEqual(expect.arrayContaining([expect.stringMatching(/^Called \(312\) 473-\d{4}: Interested \(dial session \d+\)$/), 'Note added']));
+    expect(contact).toMatchObject({
+      call_result: 'Interested',
+      total_calls: '1',
+      last_call_time: expect.stringMatching(/^2026-11-23 /),
+      contacted: expect.stringMatching(/^2026-11-23 /),
+    });
+    const activities = (await rep.get(`/rest/1/contacts/${contact.contact_user_id}/activities?days=1`)).body.contact_activities
+      .contact_activities;
+    expect(activities.map((a: { activity: string }) => a.activity)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^Called \(312\) 473-\d{4}: Interested \(dial session \d+\)$/), 'Note added']),
+    );
 
     const session = (await rep.get(`/rest/1/dialsession/${id}`)).body.dialsessions.dialsessions;
-    expect(session).toMatchObject({ status: 'ended', call_count: 5, start_when: expect.any(String), end_when: expect.any(String), connected_when: expect.any(String) });
-    expect(session.calls.map((c: { disposition: string }) => c.disposition)).toEqual(['Interested', 'Voicemail', 'No Answer', 'Busy', 'Bad Phone']);
+    expect(session).toMatchObject({
+      status: 'ended',
+      call_count: 5,
+      start_when: expect.any(String),
+      end_when: expect.any(String),
+      connected_when: expect.any(String),
+    });
+    expect(session.calls.map((c: { disposition: string }) => c.disposition)).toEqual([
+      'Interested',
+      'Voicemail',
+      'No Answer',
+      'Busy',
+      'Bad Phone',
+    ]);
     expect(session.calls[1]).toMatchObject({ voicemail: '1', voicemail_sent: 'Intro', connected: '0' });
   });
 
@@ -143,7 +229,10 @@ describe('a preview session', () => {
   it('waits for Call on the number the rep chooses, and skips on request', async () => {
     const [first, second] = contactsEnding([8, 3]);
     const { id, stream, live } = await launch({
-      contacts: [first, { ...second, additional_phone: [{ number: '3124739993', phone_type: 2 }] }], preview_mode: 1, callbacks: callbacks(), send_skips: 1,
+      contacts: [first, { ...second, additional_phone: [{ number: '3124739993', phone_type: 2 }] }],
+      preview_mode: 1,
+      callbacks: callbacks(),
+      send_skips: 1,
     });
     await rep.post(`/rest/1/dialsession/${id}/start`);
     await stream.waitFor(stateIs(0, 'Ready to call'));
@@ -165,7 +254,7 @@ describe('a preview session', () => {
 });
 
 describe('who may see and act', () => {
-  it('lets the manager watch a rep\'s session but only the rep act in it; others get 404', async () => {
+  it("lets the manager watch a rep's session but only the rep act in it; others get 404", async () => {
     const { id, stream } = await launch({ contacts: contactsEnding([1]), preview_mode: 1 });
     stream.close();
     expect((await api(team.manager).get(`/rest/1/dialsession/${id}/live`)).status).toBe(200);
@@ -187,7 +276,10 @@ describe('the event stream', () => {
     const finished = await stream.waitFor(complete);
     const middle = stream.events[Math.floor(stream.events.length / 2)]!;
     stream.close();
-    const resumed = await openStream(`${server.url}/rest/1/dialsession/${id}/events`, { authorization: `Bearer ${server.tokenOf(team.rep)}`, 'last-event-id': middle.id });
+    const resumed = await openStream(`${server.url}/rest/1/dialsession/${id}/events`, {
+      authorization: `Bearer ${server.tokenOf(team.rep)}`,
+      'last-event-id': middle.id,
+    });
     await resumed.waitFor((e) => e.id === finished.id);
     expect(resumed.events[0]!.id).toBe(stream.events[stream.events.indexOf(middle) + 1]!.id);
     resumed.close();

@@ -19,7 +19,9 @@ export async function contactParties(tx: Db, session: DialSession, position: num
   const [row] = await recordRows(tx, [entry.contact_id]);
   if (!row) return undefined;
   const [[contact], agent, owner] = await Promise.all([
-    presentContacts(tx, [row]), findMemberById(tx, session.member_id), findMemberById(tx, row.owner_id),
+    presentContacts(tx, [row]),
+    findMemberById(tx, session.member_id),
+    findMemberById(tx, row.owner_id),
   ]);
   return { contact: contact!, agent: agent!, owner };
 }

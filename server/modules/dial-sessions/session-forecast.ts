@@ -8,7 +8,13 @@ import { currentDate } from '../../lib/clock.js';
 import { findVisibleContacts } from '../contacts/contacts.repository.js';
 import { filteredContactIds } from './session-contacts.js';
 
-export type Forecast = { total: number; to_dial: number; skipped: Partial<Record<SkipReason, number>>; skipped_count: number; contact_limit: number };
+export type Forecast = {
+  total: number;
+  to_dial: number;
+  skipped: Partial<Record<SkipReason, number>>;
+  skipped_count: number;
+  contact_limit: number;
+};
 
 /** How many of these contacts the skip rules would pass over if they came up now, and why. */
 export function forecast(facts: SkipFacts[], settings: DialSettings, at = currentDate()): Forecast {
@@ -23,8 +29,11 @@ export function forecast(facts: SkipFacts[], settings: DialSettings, at = curren
   return { total: facts.length, to_dial: facts.length - count, skipped, skipped_count: count, contact_limit: CONTACT_LIMIT };
 }
 
-const factsOfRow = (c: { do_not_call: number; phone: string; time_zone: string }): SkipFacts =>
-  ({ doNotCall: !!c.do_not_call, phone: c.phone, zones: contactZones({ phone: c.phone, timeZone: c.time_zone }) });
+const factsOfRow = (c: { do_not_call: number; phone: string; time_zone: string }): SkipFacts => ({
+  doNotCall: !!c.do_not_call,
+  phone: c.phone,
+  zones: contactZones({ phone: c.phone, timeZone: c.time_zone }),
+});
 
 /** The facts of stored contacts, in the order of the ids (read in chunks: a session holds up to 5,000). */
 export async function storedFacts(db: Db, auth: AuthContext, ids: number[]): Promise<SkipFacts[]> {

@@ -10,18 +10,26 @@ const FIELDS = { dialing: 'dialing_disposition_set_id', answer: 'answer_disposit
  * The disposition sets a new session uses: the ones named at creation, which must be enabled sets of the right
  * kind the organisation may use, or else its first set of each kind (its own before the system's).
  */
-export async function chosenSets(db: Db, orgId: number, body: Pick<CreateDialSessionBody, 'dialing_disposition_set_id' | 'answer_disposition_set_id'>) {
+export async function chosenSets(
+  db: Db,
+  orgId: number,
+  body: Pick<CreateDialSessionBody, 'dialing_disposition_set_id' | 'answer_disposition_set_id'>,
+) {
   const sets = await dispositionSets(db, orgId);
   const pick = (kind: DispositionSet['kind']) => {
     const field = FIELDS[kind];
     const wanted = body[field];
     const ofKind = sets.filter((s) => s.kind === kind).sort((a, b) => Number(a.org_id === null) - Number(b.org_id === null));
     if (wanted === undefined) {
-      if (!ofKind[0]) throw badRequest([{ code: Codes.invalidField, field, reason: `Your organisation has no enabled ${kind} disposition set.` }]);
+      if (!ofKind[0])
+        throw badRequest([{ code: Codes.invalidField, field, reason: `Your organisation has no enabled ${kind} disposition set.` }]);
       return ofKind[0].id;
     }
     if (!ofKind.some((s) => s.id === wanted)) {
-      throw unknownReference(field, `${field} ${wanted} is not an enabled ${kind === 'dialing' ? 'Dialing' : 'Live Answer'} disposition set of yours (GET /rest/1/dispositions).`);
+      throw unknownReference(
+        field,
+        `${field} ${wanted} is not an enabled ${kind === 'dialing' ? 'Dialing' : 'Live Answer'} disposition set of yours (GET /rest/1/dispositions).`,
+      );
     }
     return wanted;
   };
@@ -30,7 +38,10 @@ export async function chosenSets(db: Db, orgId: number, body: Pick<CreateDialSes
 
 /** The dispositions a session's rep can choose: its Dialing set's, then its Live Answer set's. */
 export const sessionDispositions = (db: Db, session: DialSession): Promise<Disposition[]> =>
-  dispositionsOf(db, [session.dialing_set_id, session.answer_set_id].filter((id): id is number => id !== null));
+  dispositionsOf(
+    db,
+    [session.dialing_set_id, session.answer_set_id].filter((id): id is number => id !== null),
+  );
 
 export async function sessionDisposition(db: Db, session: DialSession, id: number): Promise<Disposition> {
   const found = (await sessionDispositions(db, session)).find((d) => d.id === id);
@@ -40,6 +51,7 @@ export async function sessionDisposition(db: Db, session: DialSession, id: numbe
 
 export async function sessionRecording(db: Db, session: DialSession, id: number) {
   const found = await findVoicemail(db, session.org_id, id);
-  if (!found) throw unknownReference('recording_id', `recording_id ${id} is not a voicemail recording of your library (GET /rest/1/voicemails).`);
+  if (!found)
+    throw unknownReference('recording_id', `recording_id ${id} is not a voicemail recording of your library (GET /rest/1/voicemails).`);
   return { id: found.id, name: found.name, durationSeconds: found.duration_ms / 1000 };
 }

@@ -9,15 +9,22 @@ export async function settingsOf(db: Db, memberId: number): Promise<DialSettings
 
 export async function saveSettings(tx: Db, memberId: number, settings: DialSettings, at: string): Promise<void> {
   const values = JSON.stringify(settings);
-  await tx.insertInto('dial_settings').values({ member_id: memberId, values, updated_at: at })
-    .onConflict((oc) => oc.column('member_id').doUpdateSet({ values, updated_at: at })).execute();
+  await tx
+    .insertInto('dial_settings')
+    .values({ member_id: memberId, values, updated_at: at })
+    .onConflict((oc) => oc.column('member_id').doUpdateSet({ values, updated_at: at }))
+    .execute();
 }
 
 /** Those of these message ids that name a message the organisation may use (its own or the system's). */
 export async function knownMessageIds(db: Db, orgId: number, ids: number[]): Promise<Set<number>> {
   if (!ids.length) return new Set();
-  const rows = await db.selectFrom('messages').select('id').where('id', 'in', ids)
-    .where((eb) => eb.or([eb('org_id', '=', orgId), eb('org_id', 'is', null)])).execute();
+  const rows = await db
+    .selectFrom('messages')
+    .select('id')
+    .where('id', 'in', ids)
+    .where((eb) => eb.or([eb('org_id', '=', orgId), eb('org_id', 'is', null)]))
+    .execute();
   return new Set(rows.map((r) => r.id));
 }
 

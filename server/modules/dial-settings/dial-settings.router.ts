@@ -13,7 +13,10 @@ export function dialSettingsRouter(ctx: Context): Router {
     sendSuccess(res, 200, 'settings', { settings: await getSettings(ctx, authOf(req)), ...oneOfOne() });
   });
   router.put('/dialsession/settings', async (req, res) => {
-    sendSuccess(res, 200, 'settings', { settings: await updateSettings(ctx, authOf(req), parse(updateDialSettingsBody, settingsInput(req.body))), ...oneOfOne() });
+    sendSuccess(res, 200, 'settings', {
+      settings: await updateSettings(ctx, authOf(req), parse(updateDialSettingsBody, settingsInput(req.body))),
+      ...oneOfOne(),
+    });
   });
   return router;
 }

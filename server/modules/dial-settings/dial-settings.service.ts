@@ -11,9 +11,14 @@ const flag = (v: boolean) => (v ? '1' : '0');
 
 async function present(ctx: Context, auth: AuthContext, s: DialSettings): Promise<DialSettingsRecord> {
   const record = {
-    dialsecs: String(s.dialsecs), ringing: flag(s.ringing), emails: flag(s.emails),
+    dialsecs: String(s.dialsecs),
+    ringing: flag(s.ringing),
+    emails: flag(s.emails),
     ...Object.fromEntries(MESSAGE_KEYS.map((k) => [k, s.messages[k] === undefined ? null : String(s.messages[k])])),
-    calltime_min: s.calltime_min, calltime_max: s.calltime_max, connectme_preset: s.connectme_preset, send_skips: flag(s.send_skips),
+    calltime_min: s.calltime_min,
+    calltime_max: s.calltime_max,
+    connectme_preset: s.connectme_preset,
+    send_skips: flag(s.send_skips),
   } as DialSettingsRecord;
   // The signing secret is the organisation's: only its vendor reads it.
   if (auth.member.role === 'vendor') record.callback_secret = (await callbackSecretOf(ctx.store.db, auth.member.org_id)) ?? '';
@@ -37,15 +42,20 @@ export async function updateSettings(ctx: Context, auth: AuthContext, body: Upda
     }
     await assertMessages(tx, auth.member.org_id, body);
     const next: DialSettings = {
-      dialsecs: body.dialsecs ?? current.dialsecs, ringing: body.ringing ?? current.ringing, emails: body.emails ?? current.emails, messages,
-      calltime_min: body.calltime_min ?? current.calltime_min, calltime_max: body.calltime_max ?? current.calltime_max,
+      dialsecs: body.dialsecs ?? current.dialsecs,
+      ringing: body.ringing ?? current.ringing,
+      emails: body.emails ?? current.emails,
+      messages,
+      calltime_min: body.calltime_min ?? current.calltime_min,
+      calltime_max: body.calltime_max ?? current.calltime_max,
       connectme_preset: body.connectme_preset === undefined ? current.connectme_preset : body.connectme_preset,
       send_skips: body.send_skips ?? current.send_skips,
     };
     if (next.calltime_min > next.calltime_max) throw windowError(body, next);
     const at = now();
     await saveSettings(tx, auth.member.id, next, at);
-    if (body.callback_secret === 'rotate') await setSecret(tx, auth.member.org_id, newCallbackSecret(), await callbackSecretOf(tx, auth.member.org_id), at);
+    if (body.callback_secret === 'rotate')
+      await setSecret(tx, auth.member.org_id, newCallbackSecret(), await callbackSecretOf(tx, auth.member.org_id), at);
     return next;
   });
   return present(ctx, auth, updated);
@@ -54,15 +64,37 @@ export async function updateSettings(ctx: Context, auth: AuthContext, body: Upda
 /** Names the end of the calling window the request moved: the one given, or calltime_max when both were. */
 function windowError(body: UpdateDialSettingsBody, next: DialSettings) {
   return body.calltime_max === undefined
-    ? badRequest([{ code: Codes.invalidField, field: 'calltime_min', reason: `calltime_min must not be later than calltime_max (${next.calltime_max}).` }])
-    : badRequest([{ code: Codes.invalidField, field: 'calltime_max', reason: `calltime_max must not be earlier than calltime_min (${next.calltime_min}).` }]);
+    ? badRequest([
+        {
+          code: Codes.invalidField,
+          field: 'calltime_min',
+          reason: `calltime_min must not be later than calltime_max (${next.calltime_max}).`,
+        },
+      ])
+    : badRequest([
+        {
+          code: Codes.invalidField,
+          field: 'calltime_max',
+          reason: `calltime_max must not be earlier than calltime_min (${next.calltime_min}).`,
+        },
+      ]);
 }
 
 async function assertMessages(tx: Context['store']['db'], orgId: number, body: UpdateDialSettingsBody) {
   const given = MESSAGE_KEYS.flatMap((key) => (typeof body[key] === 'number' ? [[key, body[key]] as const] : []));
-  const known = await knownMessageIds(tx, orgId, given.map(([, id]) => id));
+  const known = await knownMessageIds(
+    tx,
+    orgId,
+    given.map(([, id]) => id),
+  );
   const unknown = given.filter(([, id]) => !known.has(id));
   if (unknown.length) {
-    throw badRequest(unknown.map(([key, id]) => ({ code: Codes.unknownReference, field: key, reason: `${key} ${id} is not a message of your library (GET /rest/1/content).` })));
+    throw badRequest(
+      unknown.map(([key, id]) => ({
+        code: Codes.unknownReference,
+        field: key,
+        reason: `${key} ${id} is not a message of your library (GET /rest/1/content).`,
+      })),
+    );
   }
 }

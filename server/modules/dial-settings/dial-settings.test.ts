@@ -16,16 +16,36 @@ let foreignMessage: number;
 const PATH = '/rest/1/dialsession/settings';
 const MESSAGE_KEYS = ['busy', 'badphone', 'noanswer', 'fax', 'voicemail', 'interested', 'notinterested', 'wrongperson'] as const;
 const DEFAULTS = {
-  dialsecs: '30', ringing: '1', emails: '0', ...Object.fromEntries(MESSAGE_KEYS.map((k) => [k, null])),
-  calltime_max: '2100', calltime_min: '0800', connectme_preset: null, send_skips: '0',
+  dialsecs: '30',
+  ringing: '1',
+  emails: '0',
+  ...Object.fromEntries(MESSAGE_KEYS.map((k) => [k, null])),
+  calltime_max: '2100',
+  calltime_min: '0800',
+  connectme_preset: null,
+  send_skips: '0',
 };
 
 const settingsOf = async (api: Caller) => (await api.get(PATH)).body.settings.settings;
 const secretOf = async (orgId: number) =>
-  (await server.ctx.store.db.selectFrom('organisations').select('callback_secret').where('id', '=', orgId).executeTakeFirstOrThrow()).callback_secret;
+  (await server.ctx.store.db.selectFrom('organisations').select('callback_secret').where('id', '=', orgId).executeTakeFirstOrThrow())
+    .callback_secret;
 
-const message = (orgId: number, name: string) => server.ctx.store.write(async (tx) =>
-  (await insertMessage(tx, { org_id: orgId, type: 'onetouch', display_name: name, description: '', body: 'Hello', display_order: 50, created_at: now() })).id);
+const message = (orgId: number, name: string) =>
+  server.ctx.store.write(
+    async (tx) =>
+      (
+        await insertMessage(tx, {
+          org_id: orgId,
+          type: 'onetouch',
+          display_name: name,
+          description: '',
+          body: 'Hello',
+          display_order: 50,
+          created_at: now(),
+        })
+      ).id,
+  );
 
 beforeAll(async () => {
   ({ server, team, api: as } = await serverWithTeam());
@@ -37,14 +57,16 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 describe('GET /rest/1/dialsession/settings', () => {
-  it('answers the defaults: the contract\'s keys, values as strings or null, beside paging fields', async () => {
+  it("answers the defaults: the contract's keys, values as strings or null, beside paging fields", async () => {
     const reply = await as(team.teammate).get(PATH);
     expect(reply.status).toBe(200);
     expect(reply.body.settings).toEqual({ settings: DEFAULTS, page: 1, page_size: 1, total_results: 1, total_pages: 1 });
   });
 
   it.each([
-    ['the vendor', () => team.vendor, true], ['a manager', () => team.manager, false], ['a rep', () => team.rep, false],
+    ['the vendor', () => team.vendor, true],
+    ['a manager', () => team.manager, false],
+    ['a rep', () => team.rep, false],
   ])('shows the callback signing secret to %s: %s', async (_who, member, shown) => {
     const settings = await settingsOf(as(member()));
     if (shown) expect(settings.callback_secret).toBe(await secretOf(team.vendor.org_id));
@@ -60,13 +82,17 @@ describe('PUT /rest/1/dialsession/settings', () => {
     ['dialsecs as a number', () => put({ dialsecs: 45 }), { dialsecs: '45' }],
     ['dialsecs at its lowest, as a string', () => put({ dialsecs: '21' }), { dialsecs: '21' }],
     ['dialsecs at its highest', () => put({ dialsecs: 120 }), { dialsecs: '120' }],
-    ['dialsec, the contract example\'s spelling', () => put({ dialsec: 60 }), { dialsecs: '60' }],
+    ["dialsec, the contract example's spelling", () => put({ dialsec: 60 }), { dialsecs: '60' }],
     ['ringing off', () => put({ ringing: 0 }), { ringing: '0' }],
     ['ringing on as true', () => put({ ringing: true }), { ringing: '1' }],
     ['emails on', () => put({ emails: '1' }), { emails: '1' }],
     ['a calling window', () => put({ calltime_min: '0900', calltime_max: 2030 }), { calltime_min: '0900', calltime_max: '2030' }],
     ['calltime_min as the number 800', () => put({ calltime_min: 800 }), { calltime_min: '0800' }],
-    ['the widest calling window', () => put({ calltime_min: '0800', calltime_max: '2100' }), { calltime_min: '0800', calltime_max: '2100' }],
+    [
+      'the widest calling window',
+      () => put({ calltime_min: '0800', calltime_max: '2100' }),
+      { calltime_min: '0800', calltime_max: '2100' },
+    ],
     ['a formatted connectme_preset', () => put({ connectme_preset: '(212) 555-0100' }), { connectme_preset: '2125550100' }],
     ['connectme_preset cleared', () => put({ connectme_preset: null }), { connectme_preset: null }],
     ['send_skips on', () => put({ send_skips: 1 }), { send_skips: '1' }],
@@ -82,7 +108,7 @@ describe('PUT /rest/1/dialsession/settings', () => {
     expect(await settingsOf(rep)).toEqual(reply.body.settings.settings);
   });
 
-  it.each(MESSAGE_KEYS)('sets %s to a message of the library, its own or the system\'s, and clears it', async (key) => {
+  it.each(MESSAGE_KEYS)("sets %s to a message of the library, its own or the system's, and clears it", async (key) => {
     expect((await put({ [key]: systemMessage })).body.settings.settings[key]).toBe(String(systemMessage));
     expect((await put({ [key]: String(ownMessage) })).body.settings.settings[key]).toBe(String(ownMessage));
     expect((await settingsOf(rep))[key]).toBe(String(ownMessage));
@@ -97,16 +123,28 @@ describe('PUT /rest/1/dialsession/settings', () => {
   });
 
   it.each<[string, () => Record<string, unknown>]>([
-    ['dialsecs', () => ({ dialsecs: 20 })], ['dialsecs', () => ({ dialsecs: 121 })], ['dialsecs', () => ({ dialsec: 'thirty' })], ['dialsecs', () => ({ dialsecs: 30.5 })],
-    ['ringing', () => ({ ringing: 2 })], ['emails', () => ({ emails: 'sometimes' })], ['send_skips', () => ({ send_skips: [] })],
-    ['calltime_min', () => ({ calltime_min: '0759' })], ['calltime_max', () => ({ calltime_max: '2101' })], ['calltime_min', () => ({ calltime_min: '9am' })],
+    ['dialsecs', () => ({ dialsecs: 20 })],
+    ['dialsecs', () => ({ dialsecs: 121 })],
+    ['dialsecs', () => ({ dialsec: 'thirty' })],
+    ['dialsecs', () => ({ dialsecs: 30.5 })],
+    ['ringing', () => ({ ringing: 2 })],
+    ['emails', () => ({ emails: 'sometimes' })],
+    ['send_skips', () => ({ send_skips: [] })],
+    ['calltime_min', () => ({ calltime_min: '0759' })],
+    ['calltime_max', () => ({ calltime_max: '2101' })],
+    ['calltime_min', () => ({ calltime_min: '9am' })],
     ['calltime_max', () => ({ calltime_min: '1200', calltime_max: '1100' })],
     ['calltime_max', () => ({ calltime_max: '0830' })],
-    ['connectme_preset', () => ({ connectme_preset: '212555010' })], ['connectme_preset', () => ({ connectme_preset: '212-555-01000' })],
-    ['busy', () => ({ busy: 999_999 })], ['interested', () => ({ interested: foreignMessage })], ['fax', () => ({ fax: -4 })],
+    ['connectme_preset', () => ({ connectme_preset: '212555010' })],
+    ['connectme_preset', () => ({ connectme_preset: '212-555-01000' })],
+    ['busy', () => ({ busy: 999_999 })],
+    ['interested', () => ({ interested: foreignMessage })],
+    ['fax', () => ({ fax: -4 })],
     ['voicemail', () => ({ dialsecs: 99, voicemail: foreignMessage })],
     ['dialsecs', () => ({ payload: { dialsecs: 20 } })],
-    ['callback_secret', () => ({ callback_secret: 'my-own-secret' })], ['payload', () => ({ payload: 'dialsecs=40' })], ['payload', () => ({ payload: [40] })],
+    ['callback_secret', () => ({ callback_secret: 'my-own-secret' })],
+    ['payload', () => ({ payload: 'dialsecs=40' })],
+    ['payload', () => ({ payload: [40] })],
   ])('refuses a bad %s with a 400 naming it, and changes nothing', async (field, body) => {
     // A saved calltime_min of 0900, so that a calltime_max before it is caught against what is stored too.
     expect((await put({ calltime_min: '0900', calltime_max: '2100' })).status).toBe(200);
@@ -124,7 +162,9 @@ describe('PUT /rest/1/dialsession/settings', () => {
     await put({ calltime_min: '0900', calltime_max: '1000' });
     const reply = await put({ calltime_min: '1100' });
     expect(reply.status).toBe(400);
-    expect(reply.body.debug_codes).toEqual([expect.objectContaining({ field: 'calltime_min', reason: expect.stringMatching(/^calltime_min .*1000/) })]);
+    expect(reply.body.debug_codes).toEqual([
+      expect.objectContaining({ field: 'calltime_min', reason: expect.stringMatching(/^calltime_min .*1000/) }),
+    ]);
     expect(await settingsOf(rep)).toMatchObject({ calltime_min: '0900', calltime_max: '1000' });
   });
 
@@ -156,7 +196,10 @@ describe('rotating the callback secret', () => {
     expect(await secretOf(team.otherVendor.org_id)).toBe(otherBefore);
   });
 
-  it.each([['a manager', () => team.manager], ['a rep', () => team.rep]])('refuses %s with 403 40302 and changes nothing', async (_who, member) => {
+  it.each([
+    ['a manager', () => team.manager],
+    ['a rep', () => team.rep],
+  ])('refuses %s with 403 40302 and changes nothing', async (_who, member) => {
     const api = as(member());
     const [secret, before] = [await secretOf(team.vendor.org_id), await settingsOf(api)];
     const reply = await api.put(PATH, { callback_secret: 'rotate', dialsecs: 99 });

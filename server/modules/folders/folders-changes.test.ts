@@ -32,14 +32,21 @@ async function contactIn(folderId: string | null, owner = team.rep) {
   const row = await server.ctx.store.write((tx) =>
     tx
       .insertInto('contacts')
-      .values({ org_id: owner.org_id, owner_id: owner.id, folder_id: folderId === null ? null : Number(folderId), created_at: LONG_AGO, updated_at: LONG_AGO })
+      .values({
+        org_id: owner.org_id,
+        owner_id: owner.id,
+        folder_id: folderId === null ? null : Number(folderId),
+        created_at: LONG_AGO,
+        updated_at: LONG_AGO,
+      })
       .returning('id')
       .executeTakeFirstOrThrow(),
   );
   return row.id;
 }
 
-const contactRow = (id: number) => server.ctx.store.db.selectFrom('contacts').select(['folder_id', 'updated_at']).where('id', '=', id).executeTakeFirstOrThrow();
+const contactRow = (id: number) =>
+  server.ctx.store.db.selectFrom('contacts').select(['folder_id', 'updated_at']).where('id', '=', id).executeTakeFirstOrThrow();
 const auditOf = (id: number) => server.ctx.store.db.selectFrom('contact_audit').selectAll().where('contact_id', '=', id).execute();
 const folderExists = async (id: string) =>
   !!(await server.ctx.store.db.selectFrom('folders').select('id').where('id', '=', Number(id)).executeTakeFirst());
@@ -48,7 +55,11 @@ describe('PUT /rest/1/folders/{folder_id}', () => {
   it('lets the vendor rename, describe and move a folder, and the change reads back', async () => {
     const folder = await create(manager);
     const parent = await create(vendor);
-    const reply = await vendor.put(`/rest/1/folders/${folder.folder_id}`, { name: 'Renamed', description: 'new', parent_id: parent.folder_id });
+    const reply = await vendor.put(`/rest/1/folders/${folder.folder_id}`, {
+      name: 'Renamed',
+      description: 'new',
+      parent_id: parent.folder_id,
+    });
     expect(reply.status).toBe(200);
     const expected = { folder_id: folder.folder_id, folder_name: 'Renamed', description: 'new', parent_id: parent.folder_id };
     expect(reply.body).toEqual({ http_status: 200, status: 'success', folders: { '0': expected } });
@@ -96,7 +107,11 @@ describe('PUT /rest/1/folders/{folder_id}', () => {
 
   it.each([
     ['an unknown parent', async () => '999999', Codes.unknownReference],
-    ['a sub-folder as parent', async () => (await create(vendor, { parent_id: (await create(vendor)).folder_id })).folder_id, Codes.invalidField],
+    [
+      'a sub-folder as parent',
+      async () => (await create(vendor, { parent_id: (await create(vendor)).folder_id })).folder_id,
+      Codes.invalidField,
+    ],
     ["another organisation's folder as parent", async () => (await create(other)).folder_id, Codes.unknownReference],
   ])('refuses %s', async (_label, parentId, code) => {
     const folder = await create(vendor);
@@ -145,18 +160,36 @@ describe('DELETE /rest/1/folders/{folder_id}', () => {
     const folder = await create(vendor);
     const sub = await create(vendor, { parent_id: folder.folder_id });
     const target = await create(vendor);
-    const [inFolder, inSub, elsewhere, loose] = [await contactIn(folder.folder_id), await contactIn(sub.folder_id), await contactIn(target.folder_id), await contactIn(null)];
+    const [inFolder, inSub, elsewhere, loose] = [
+      await contactIn(folder.folder_id),
+      await contactIn(sub.folder_id),
+      await contactIn(target.folder_id),
+      await contactIn(null),
+    ];
     const reply = await vendor.delete(`/rest/1/folders/${folder.folder_id}?move_folder_id=${target.folder_id}`);
     expect(reply.status).toBe(204);
     expect(reply.text).toBe('');
-    expect([await folderExists(folder.folder_id), await folderExists(sub.folder_id), await folderExists(target.folder_id)]).toEqual([false, false, true]);
-    for (const [id, from] of [[inFolder, folder], [inSub, sub]] as const) {
+    expect([await folderExists(folder.folder_id), await folderExists(sub.folder_id), await folderExists(target.folder_id)]).toEqual([
+      false,
+      false,
+      true,
+    ]);
+    for (const [id, from] of [
+      [inFolder, folder],
+      [inSub, sub],
+    ] as const) {
       const row = await contactRow(id);
       expect(row.folder_id).toBe(Number(target.folder_id));
       expect(row.updated_at > LONG_AGO).toBe(true);
-      expect(await auditOf(id)).toEqual([expect.objectContaining({
-        member_id: team.vendor.id, action: 'update', data_type: 'moved', old_value: from.folder_id, new_value: target.folder_id,
-      })]);
+      expect(await auditOf(id)).toEqual([
+        expect.objectContaining({
+          member_id: team.vendor.id,
+          action: 'update',
+          data_type: 'moved',
+          old_value: from.folder_id,
+          new_value: target.folder_id,
+        }),
+      ]);
     }
     for (const id of [elsewhere, loose]) {
       expect(await contactRow(id)).toEqual({ folder_id: id === loose ? null : Number(target.folder_id), updated_at: LONG_AGO });
@@ -170,7 +203,9 @@ describe('DELETE /rest/1/folders/{folder_id}', () => {
       const contact = await contactIn(folder.folder_id);
       expect((await vendor.delete(`/rest/1/folders/${folder.folder_id}${query}`)).status).toBe(204);
       expect((await contactRow(contact)).folder_id).toBeNull();
-      expect(await auditOf(contact)).toEqual([expect.objectContaining({ data_type: 'moved', old_value: folder.folder_id, new_value: '0' })]);
+      expect(await auditOf(contact)).toEqual([
+        expect.objectContaining({ data_type: 'moved', old_value: folder.folder_id, new_value: '0' }),
+      ]);
       const listed = (await vendor.get('/rest/1/folders?page_size=500')).body.folders;
       expect(Object.values(listed).map((f) => (f as Folder).folder_id)).not.toContain(folder.folder_id);
     }

@@ -14,10 +14,17 @@ it("counts each folder's active contacts in the caller's scope, and those in no 
   const vendor = api(team.vendor);
   const parent = (await vendor.post('/rest/1/folders', { name: 'Parent' })).body.folders['0'].folder_id;
   const child = (await vendor.post('/rest/1/folders', { name: 'Child', parent_id: parent })).body.folders['0'].folder_id;
-  for (const [who, folder] of [[team.rep, parent], [team.rep, child], [team.rep, child], [team.rep, 0], [team.outsider, child]] as const) {
+  for (const [who, folder] of [
+    [team.rep, parent],
+    [team.rep, child],
+    [team.rep, child],
+    [team.rep, 0],
+    [team.outsider, child],
+  ] as const) {
     await api(who).post('/rest/1/contacts', { first_name: 'C', category_id: folder, allow_duplicates: 1 });
   }
-  const trashed = (await api(team.rep).post('/rest/1/contacts', { first_name: 'T', category_id: child })).body.contacts.contacts.contact_user_id;
+  const trashed = (await api(team.rep).post('/rest/1/contacts', { first_name: 'T', category_id: child })).body.contacts.contacts
+    .contact_user_id;
   await api(team.rep).delete(`/rest/1/contacts/${trashed}`);
   const tree = (await api(team.rep).get('/rest/1/folders?structure=1&with_counts=1')).body.folders;
   const node = Object.values(tree).find((f: any) => f?.folder_id === parent) as any;

@@ -12,7 +12,16 @@ export const findFolder = (db: Db, orgId: number, id: number) =>
 export async function listFolders(db: Db, orgId: number, topLevelOnly: boolean, page: PageRequest) {
   let query = db.selectFrom('folders').where('org_id', '=', orgId);
   if (topLevelOnly) query = query.where('parent_id', 'is', null);
-  return paged(query, (q) => q.selectAll().orderBy((eb) => eb.fn('lower', ['name'])).orderBy('name').orderBy('id'), page);
+  return paged(
+    query,
+    (q) =>
+      q
+        .selectAll()
+        .orderBy((eb) => eb.fn('lower', ['name']))
+        .orderBy('name')
+        .orderBy('id'),
+    page,
+  );
 }
 
 export async function subFoldersOf(db: Db, parentIds: number[]): Promise<Folder[]> {
@@ -46,7 +55,12 @@ export async function updateFolder(db: Db, id: number, values: Updateable<Folder
 }
 
 export type FolderRemoval = {
-  orgId: number; folderId: number; subFolderIds: number[]; targetId: number | null; at: string; actorId: number;
+  orgId: number;
+  folderId: number;
+  subFolderIds: number[];
+  targetId: number | null;
+  at: string;
+  actorId: number;
 };
 
 /**
@@ -54,7 +68,13 @@ export type FolderRemoval = {
  * moved contact ('moved', old folder id to new folder id or '0'), one update, then the folders, sub-folders first.
  */
 export async function deleteFoldersInto(db: Db, r: FolderRemoval) {
-  await moveFolderContents(db, { orgId: r.orgId, folderIds: [r.folderId, ...r.subFolderIds], targetId: r.targetId, at: r.at, actorId: r.actorId });
+  await moveFolderContents(db, {
+    orgId: r.orgId,
+    folderIds: [r.folderId, ...r.subFolderIds],
+    targetId: r.targetId,
+    at: r.at,
+    actorId: r.actorId,
+  });
   if (r.subFolderIds.length) await db.deleteFrom('folders').where('id', 'in', r.subFolderIds).execute();
   await db.deleteFrom('folders').where('id', '=', r.folderId).execute();
 }

@@ -16,7 +16,9 @@ export function foldersRouter(ctx: Context): Router {
     const auth = authOf(req);
     const { rows, total, childrenOf } = await service.listFolders(ctx, auth, query);
     const counts = query.with_counts ? await activeCountsBy(ctx.store.db, auth.scope, 'folder_key') : undefined;
-    const items: unknown[] = query.structure ? rows.map((f) => toFolderNode(f, childrenOf(f), counts)) : rows.map((f) => toFolderRecord(f, counts));
+    const items: unknown[] = query.structure
+      ? rows.map((f) => toFolderNode(f, childrenOf(f), counts))
+      : rows.map((f) => toFolderRecord(f, counts));
     const meta = pageMeta(query, total);
     sendSuccess(res, 200, 'folders', { ...keyedByPosition(items), ...meta, ...(counts ? { unfiled_count: counts.get(0) ?? 0 } : {}) });
   });

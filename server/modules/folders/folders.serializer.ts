@@ -30,5 +30,4 @@ export function toFolderNode(folder: Folder, children: Folder[] = [], counts?: F
 }
 
 /** The contract keys folders by position ('0', '1', ...) inside the wrapper, beside the paging fields. */
-export const keyedByPosition = <T>(items: T[]): Record<string, T> =>
-  Object.fromEntries(items.map((item, i) => [String(i), item]));
+export const keyedByPosition = <T>(items: T[]): Record<string, T> => Object.fromEntries(items.map((item, i) => [String(i), item]));

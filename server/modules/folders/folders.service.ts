@@ -17,7 +17,12 @@ async function folderOf(db: Db, auth: AuthContext, id: number): Promise<Folder> 
 
 export async function listFolders(ctx: Context, auth: AuthContext, query: z.output<typeof listFoldersQuery>) {
   const { rows, total } = await repo.listFolders(ctx.store.db, auth.member.org_id, query.structure, query);
-  const subFolders = query.structure ? await repo.subFoldersOf(ctx.store.db, rows.map((f) => f.id)) : [];
+  const subFolders = query.structure
+    ? await repo.subFoldersOf(
+        ctx.store.db,
+        rows.map((f) => f.id),
+      )
+    : [];
   return { rows, total, childrenOf: (folder: Folder) => subFolders.filter((s) => s.parent_id === folder.id) };
 }
 
@@ -44,8 +49,13 @@ export async function createFolder(ctx: Context, auth: AuthContext, body: z.outp
     await assertNameFree(tx, auth, body.name, parentId);
     const at = now();
     return repo.insertFolder(tx, {
-      org_id: auth.member.org_id, parent_id: parentId, name: body.name, description: body.description,
-      created_by: auth.member.id, created_at: at, updated_at: at,
+      org_id: auth.member.org_id,
+      parent_id: parentId,
+      name: body.name,
+      description: body.description,
+      created_by: auth.member.id,
+      created_at: at,
+      updated_at: at,
     });
   });
 }
@@ -60,7 +70,10 @@ export async function updateFolder(ctx: Context, auth: AuthContext, id: number, 
       if (parentId === folder.id) throw invalidField('parent_id', 'A folder cannot be its own parent.');
       await assertParent(tx, auth, parentId);
       if ((await repo.subFoldersOf(tx, [folder.id])).length) {
-        throw invalidField('parent_id', `Folder ${id} has sub-folders, so it cannot become a sub-folder; only one level of sub-folders exists.`);
+        throw invalidField(
+          'parent_id',
+          `Folder ${id} has sub-folders, so it cannot become a sub-folder; only one level of sub-folders exists.`,
+        );
       }
     }
     if (name !== folder.name || parentId !== folder.parent_id) await assertNameFree(tx, auth, name, parentId, folder.id);
@@ -84,7 +97,12 @@ export async function deleteFolder(ctx: Context, auth: AuthContext, id: number, 
       }
     }
     await repo.deleteFoldersInto(tx, {
-      orgId: auth.member.org_id, folderId: folder.id, subFolderIds, targetId, at: now(), actorId: auth.member.id,
+      orgId: auth.member.org_id,
+      folderId: folder.id,
+      subFolderIds,
+      targetId,
+      at: now(),
+      actorId: auth.member.id,
     });
   });
 }

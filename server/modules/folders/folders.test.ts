@@ -28,7 +28,11 @@ async function create(api: Caller, body: Record<string, unknown>) {
 
 /** A vendor of a brand-new organisation, for listings that must see only their own folders. */
 async function freshOrg(): Promise<Caller> {
-  const member = await createVendor(server.ctx, { username: `fresh${process.pid}x${++n}`, password: 'correct horse battery', email: 'f@example.com' });
+  const member = await createVendor(server.ctx, {
+    username: `fresh${process.pid}x${++n}`,
+    password: 'correct horse battery',
+    email: 'f@example.com',
+  });
   return server.as(server.tokenOf(member));
 }
 
@@ -44,7 +48,12 @@ describe('POST /rest/1/folders', () => {
     expect(reply.status).toBe(200);
     expect(reply.body).toMatchObject({ http_status: 200, status: 'success' });
     const folder = reply.body.folders['0'];
-    expect(folder).toEqual({ folder_id: expect.stringMatching(/^\d+$/), folder_name: 'Hot leads', description: 'Call first', parent_id: '0' });
+    expect(folder).toEqual({
+      folder_id: expect.stringMatching(/^\d+$/),
+      folder_name: 'Hot leads',
+      description: 'Call first',
+      parent_id: '0',
+    });
     const listed = Object.values(await list(vendor, '?page_size=500'));
     expect(listed).toContainEqual(folder);
   });
@@ -119,8 +128,13 @@ describe('GET /rest/1/folders', () => {
     const sub = await create(api, { name: 'Gamma', parent_id: beta.folder_id });
     const folders = await list(api);
     expect(folders).toEqual({
-      '0': alpha, '1': beta, '2': sub,
-      page: 1, page_size: 100, total_results: 3, total_pages: 1,
+      '0': alpha,
+      '1': beta,
+      '2': sub,
+      page: 1,
+      page_size: 100,
+      total_results: 3,
+      total_pages: 1,
     });
     expect(folders['0']).toEqual({ folder_id: alpha.folder_id, folder_name: 'Alpha', description: 'first', parent_id: '0' });
   });
@@ -137,15 +151,24 @@ describe('GET /rest/1/folders', () => {
     const api = await freshOrg();
     const parent = await create(api, { name: 'Parent', description: 'has children' });
     const lonely = await create(api, { name: 'Solo' });
-    const kids = [await create(api, { name: 'Kid B', parent_id: parent.folder_id }), await create(api, { name: 'Kid A', parent_id: parent.folder_id })];
+    const kids = [
+      await create(api, { name: 'Kid B', parent_id: parent.folder_id }),
+      await create(api, { name: 'Kid A', parent_id: parent.folder_id }),
+    ];
     const node = (f: { folder_id: string; folder_name: string; description: string }) => ({
-      id: f.folder_id, folder_id: f.folder_id, folder_name: f.folder_name, description: f.description,
+      id: f.folder_id,
+      folder_id: f.folder_id,
+      folder_name: f.folder_name,
+      description: f.description,
       _links: { self: { href: `/rest/1/folders/${f.folder_id}` } },
     });
     expect(await list(api, '?structure=1')).toEqual({
       '0': { ...node(parent), _embedded: { folders: [node(kids[1]!), node(kids[0]!)] } },
       '1': node(lonely),
-      page: 1, page_size: 100, total_results: 2, total_pages: 1,
+      page: 1,
+      page_size: 100,
+      total_results: 2,
+      total_pages: 1,
     });
   });
 
@@ -155,11 +178,14 @@ describe('GET /rest/1/folders', () => {
     expect(names).not.toContain(foreign.folder_name);
   });
 
-  it.each(['page_size=abc', 'page_size=0', 'page_size=501', 'page=0', 'page=x', 'structure=maybe'])('answers 400, not 500, to %s', async (query) => {
-    const reply = await rep.get(`/rest/1/folders?${query}`);
-    expect(reply.status).toBe(400);
-    expect(reply.body.debug_codes[0].field).toBe(query.split('=')[0]);
-  });
+  it.each(['page_size=abc', 'page_size=0', 'page_size=501', 'page=0', 'page=x', 'structure=maybe'])(
+    'answers 400, not 500, to %s',
+    async (query) => {
+      const reply = await rep.get(`/rest/1/folders?${query}`);
+      expect(reply.status).toBe(400);
+      expect(reply.body.debug_codes[0].field).toBe(query.split('=')[0]);
+    },
+  );
 
   it('accepts page_size=500', async () => {
     expect((await list(rep, '?page_size=500')).page_size).toBe(500);

@@ -28,11 +28,21 @@ afterAll(async () => {
 
 const db = () => server.ctx.store.db;
 const count = async (table: 'outbox' | 'dial_events' | 'bulk_jobs' | 'sessions' | 'sign_in_attempts') =>
-  Number((await db().selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  Number(
+    (
+      await db()
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
-const signIn = (username: string, password: string) => server.as().raw('/auth/login', {
-  method: 'POST', headers: { 'content-type': 'application/json', 'x-ringbook-request': '1' }, body: JSON.stringify({ username, password }),
-});
+const signIn = (username: string, password: string) =>
+  server.as().raw('/auth/login', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-ringbook-request': '1' },
+    body: JSON.stringify({ username, password }),
+  });
 let n = 0;
 
 /** What a day of use leaves: a dial session's events and callbacks, a finished bulk job, a web session, sign-in counts. */
@@ -40,12 +50,27 @@ async function useTheProduct(callbacks: number, settle: 'delivered' | 'failed' |
   const session = await rep.post('/rest/1/dialsession', { contacts: [{ first_name: 'Kept', phone: '3124720100' }] });
   expect(session.status, session.text).toBe(201);
   const sessionId = Number(session.body.dialsessions.dialsession_id);
-  const start = Number((await db().selectFrom('outbox').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst())?.id ?? 0);
+  const start = Number(
+    (
+      await db()
+        .selectFrom('outbox')
+        .select((eb) => eb.fn.max('id').as('id'))
+        .executeTakeFirst()
+    )?.id ?? 0,
+  );
   await server.ctx.store.write(async (tx) => {
     for (let i = 0; i < 3; i++) await insertEvent(tx, sessionId, 'contact_displayed', { position: i }, now());
-    await enqueueCallback(tx, Array.from({ length: callbacks }, () => ({
-      orgId: team.rep.org_id, sessionId, type: 'api_calldone', url: 'https://receiver.test/done', body: '{}',
-    })), nowMs());
+    await enqueueCallback(
+      tx,
+      Array.from({ length: callbacks }, () => ({
+        orgId: team.rep.org_id,
+        sessionId,
+        type: 'api_calldone',
+        url: 'https://receiver.test/done',
+        body: '{}',
+      })),
+      nowMs(),
+    );
     if (settle !== 'pending') await tx.updateTable('outbox').set({ state: settle }).where('id', '>', start).execute();
   });
   const job = await rep.post('/rest/1/bulkjobs', { action: 'add_tag', tag: 'Swept', filter: { search: 'Kept' } });
@@ -54,7 +79,10 @@ async function useTheProduct(callbacks: number, settle: 'delivered' | 'failed' |
   expect((await signIn(`nobody${++n}`, 'not the password')).status).toBe(401);
   const signedIn = await signIn(team.rep.username, TEST_PASSWORD);
   expect(signedIn.status).toBe(200);
-  return signedIn.headers.getSetCookie().find((c) => c.startsWith('rb_session='))!.split(';')[0]!;
+  return signedIn.headers
+    .getSetCookie()
+    .find((c) => c.startsWith('rb_session='))!
+    .split(';')[0]!;
 }
 
 it('a pass deletes settled callbacks, old dial events, finished jobs, ended web sessions and closed sign-in windows, and keeps the rest', async () => {
@@ -62,20 +90,35 @@ it('a pass deletes settled callbacks, old dial events, finished jobs, ended web 
   await useTheProduct(1, 'pending');
   await useTheProduct(1_200, 'delivered');
   await useTheProduct(300, 'failed');
-  const old = { outbox: await count('outbox'), dial_events: await count('dial_events'), bulk_jobs: await count('bulk_jobs'),
-    sessions: await count('sessions') };
+  const old = {
+    outbox: await count('outbox'),
+    dial_events: await count('dial_events'),
+    bulk_jobs: await count('bulk_jobs'),
+    sessions: await count('sessions'),
+  };
 
   setClock(TODAY);
   const cookie = await useTheProduct(5, 'delivered');
-  const all = { outbox: await count('outbox'), dial_events: await count('dial_events'), bulk_jobs: await count('bulk_jobs'),
-    sessions: await count('sessions'), sign_in_attempts: await count('sign_in_attempts') };
+  const all = {
+    outbox: await count('outbox'),
+    dial_events: await count('dial_events'),
+    bulk_jobs: await count('bulk_jobs'),
+    sessions: await count('sessions'),
+    sign_in_attempts: await count('sign_in_attempts'),
+  };
 
   // Sign-in counts are kept per key (an address's is reused today): those whose window closed before today's go.
-  const closedWindows = (await db().selectFrom('sign_in_attempts').select('key').where('window_started_at', '<', '2026-11-23 17:00:00').execute()).length;
+  const closedWindows = (
+    await db().selectFrom('sign_in_attempts').select('key').where('window_started_at', '<', '2026-11-23 17:00:00').execute()
+  ).length;
   expect(closedWindows).toBeGreaterThan(0);
   const taken = await server.ctx.housekeeper.runOnce();
   expect(taken).toEqual({
-    callbacks: old.outbox - 1, dialEvents: old.dial_events, bulkJobs: old.bulk_jobs, webSessions: old.sessions, signInCounts: closedWindows,
+    callbacks: old.outbox - 1,
+    dialEvents: old.dial_events,
+    bulkJobs: old.bulk_jobs,
+    webSessions: old.sessions,
+    signInCounts: closedWindows,
   });
   expect(old.outbox).toBe(1_501);
   expect(old.bulk_jobs).toBe(3);

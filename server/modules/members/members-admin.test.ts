@@ -17,8 +17,15 @@ afterAll(() => server?.close());
 let n = 0;
 async function member(role: 'manager' | 'member', managerId: number) {
   const reply = await vendor.post('/rest/1/members', {
-    username: `admin${process.pid}x${++n}`, password: TEST_PASSWORD, first_name: 'Adm', email: 'a@example.com', billing_item_id: 1,
-    billing_group_id: 'g', subgroup_id: 's', role, manager_id: managerId,
+    username: `admin${process.pid}x${++n}`,
+    password: TEST_PASSWORD,
+    first_name: 'Adm',
+    email: 'a@example.com',
+    billing_item_id: 1,
+    billing_group_id: 'g',
+    subgroup_id: 's',
+    role,
+    manager_id: managerId,
   });
   return Number(reply.body.members.members.user_id);
 }
@@ -37,7 +44,7 @@ describe('GET /rest/1/members?with_counts=1', () => {
 });
 
 describe('PUT manager_id and role (vendor only)', () => {
-  it('moves a member under another manager, and its manager\'s scope follows', async () => {
+  it("moves a member under another manager, and its manager's scope follows", async () => {
     const other = await member('manager', team.vendor.id);
     const rep = await member('member', team.manager.id);
     const reply = await vendor.put(`/rest/1/members/${rep}`, { manager_id: other });
@@ -80,12 +87,21 @@ describe('DELETE move_contacts_to', () => {
     const report = await member('member', manager);
     const contactOf = async () => {
       const at = '2001-01-01 00:00:00';
-      return (await server.ctx.store.write((tx) => tx.insertInto('contacts').values({ org_id: team.vendor.org_id, owner_id: manager, created_at: at, updated_at: at })
-        .returning('id').executeTakeFirstOrThrow())).id;
+      return (
+        await server.ctx.store.write((tx) =>
+          tx
+            .insertInto('contacts')
+            .values({ org_id: team.vendor.org_id, owner_id: manager, created_at: at, updated_at: at })
+            .returning('id')
+            .executeTakeFirstOrThrow(),
+        )
+      ).id;
     };
     const contact = await contactOf();
     expect((await vendor.delete(`/rest/1/members/${manager}?move_contacts_to=${team.outsider.id}`)).status).toBe(204);
-    expect((await server.ctx.store.db.selectFrom('contacts').select('owner_id').where('id', '=', contact).executeTakeFirstOrThrow()).owner_id).toBe(team.outsider.id);
+    expect(
+      (await server.ctx.store.db.selectFrom('contacts').select('owner_id').where('id', '=', contact).executeTakeFirstOrThrow()).owner_id,
+    ).toBe(team.outsider.id);
     expect((await row(report)).parent_id).toBe(team.vendor.id);
   });
 

@@ -14,8 +14,15 @@ let n = 0;
 /** A throwaway member, so tests that change or delete members leave the seeded team alone. */
 async function createMember(role: 'manager' | 'member', manager: Member): Promise<Member> {
   const reply = await api(team.vendor).post('/rest/1/members', {
-    username: `temp${process.pid}x${++n}`, password: TEST_PASSWORD, first_name: 'Temp', email: 'temp@example.com',
-    billing_item_id: 1, billing_group_id: 'g', subgroup_id: 's', role, manager_id: manager.id,
+    username: `temp${process.pid}x${++n}`,
+    password: TEST_PASSWORD,
+    first_name: 'Temp',
+    email: 'temp@example.com',
+    billing_item_id: 1,
+    billing_group_id: 'g',
+    subgroup_id: 's',
+    role,
+    manager_id: manager.id,
   });
   expect(reply.status, reply.text).toBe(201);
   return memberRow(Number(reply.body.members.members.user_id)) as Promise<Member>;
@@ -26,7 +33,11 @@ const memberRow = (id: number) => server.ctx.store.db.selectFrom('members').sele
 async function contactOwnedBy(owner: Member) {
   const at = '2001-01-01 00:00:00';
   const row = await server.ctx.store.write((tx) =>
-    tx.insertInto('contacts').values({ org_id: owner.org_id, owner_id: owner.id, created_at: at, updated_at: at }).returning('id').executeTakeFirstOrThrow(),
+    tx
+      .insertInto('contacts')
+      .values({ org_id: owner.org_id, owner_id: owner.id, created_at: at, updated_at: at })
+      .returning('id')
+      .executeTakeFirstOrThrow(),
   );
   return row.id;
 }
@@ -36,7 +47,13 @@ describe('PUT /rest/1/members/{id}', () => {
     const member = await createMember('member', team.manager);
     const reply = await api(team.vendor).put(`/rest/1/members/${member.id}`, { first_name: 'Paula', last_name: 'Put', phone: '555-0199' });
     expect(reply.status).toBe(200);
-    expect(reply.body.members.members).toMatchObject({ user_id: String(member.id), first_name: 'Paula', last_name: 'Put', phone: '555-0199', display_name: 'Paula Put' });
+    expect(reply.body.members.members).toMatchObject({
+      user_id: String(member.id),
+      first_name: 'Paula',
+      last_name: 'Put',
+      phone: '555-0199',
+      display_name: 'Paula Put',
+    });
     const read = await api(team.vendor).get(`/rest/1/members/${member.id}`);
     expect(read.body.members.members[0]).toMatchObject({ first_name: 'Paula', last_name: 'Put', email_address: 'temp@example.com' });
   });
@@ -91,7 +108,7 @@ describe('PUT /rest/1/members/{id}', () => {
 });
 
 describe('DELETE /rest/1/members/{id}', () => {
-  it("deletes a rep: its contacts go to its manager with an audit row each, and its token stops working", async () => {
+  it('deletes a rep: its contacts go to its manager with an audit row each, and its token stops working', async () => {
     const rep = await createMember('member', team.manager);
     const token = server.tokenOf(rep);
     const contacts = [await contactOwnedBy(rep), await contactOwnedBy(rep)];
@@ -103,12 +120,17 @@ describe('DELETE /rest/1/members/{id}', () => {
     expect(moved.map((c) => c.owner_id)).toEqual([team.manager.id, team.manager.id]);
     const audit = await server.ctx.store.db.selectFrom('contact_audit').selectAll().where('contact_id', 'in', contacts).execute();
     expect(audit).toHaveLength(2);
-    expect(audit[0]).toMatchObject({ member_id: team.vendor.id, data_type: 'transferred', old_value: String(rep.id), new_value: String(team.manager.id) });
+    expect(audit[0]).toMatchObject({
+      member_id: team.vendor.id,
+      data_type: 'transferred',
+      old_value: String(rep.id),
+      new_value: String(team.manager.id),
+    });
     const after = await server.as(token).get('/rest/1/members/me');
     expect(after.status).toBe(401);
   });
 
-  it("deletes a manager: its team moves to the member above it", async () => {
+  it('deletes a manager: its team moves to the member above it', async () => {
     const manager = await createMember('manager', team.vendor);
     const rep = await createMember('member', manager);
     expect((await api(team.vendor).delete(`/rest/1/members/${manager.id}`)).status).toBe(204);

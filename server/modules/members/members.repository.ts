@@ -11,7 +11,8 @@ export async function insertMember(db: Db, values: NewMember): Promise<Member> {
 /** Contact records show their notes' authors by name: a change to a member's names changes its organisation's catalog. */
 export async function updateMember(db: Db, id: number, values: MemberUpdate): Promise<Member> {
   const member = await db.updateTable('members').set(values).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
-  if (values.first_name !== undefined || values.last_name !== undefined || values.username !== undefined) await bumpCatalog(db, member.org_id);
+  if (values.first_name !== undefined || values.last_name !== undefined || values.username !== undefined)
+    await bumpCatalog(db, member.org_id);
   return member;
 }
 
@@ -28,7 +29,13 @@ export async function listMembers(db: Db, filter: MemberFilter, page: PageReques
 }
 
 export async function insertOrganisation(db: Db, name: string, callbackSecret: string, at: string): Promise<number> {
-  return (await db.insertInto('organisations').values({ name, callback_secret: callbackSecret, created_at: at }).returning('id').executeTakeFirstOrThrow()).id;
+  return (
+    await db
+      .insertInto('organisations')
+      .values({ name, callback_secret: callbackSecret, created_at: at })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
 }
 
 /**

@@ -52,7 +52,12 @@ export function membersRouter(ctx: Context): Router {
   router.delete('/members/:user_id', async (req, res) => {
     const auth = authOf(req);
     requireVendor(auth, 'delete members');
-    await service.deleteMember(ctx, auth, parse(memberIdParam, req.params).user_id, parse(deleteMemberQuery, req.query).move_contacts_to ?? undefined);
+    await service.deleteMember(
+      ctx,
+      auth,
+      parse(memberIdParam, req.params).user_id,
+      parse(deleteMemberQuery, req.query).move_contacts_to ?? undefined,
+    );
     sendNoContent(res);
   });
 

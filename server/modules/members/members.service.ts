@@ -39,8 +39,10 @@ async function assertUsernameFree(db: Db, username: string, exceptId?: number) {
 
 async function assertManager(db: Db, auth: AuthContext, managerId: number) {
   const manager = await findMemberById(db, managerId);
-  if (!manager || manager.org_id !== auth.member.org_id) throw unknownReference('manager_id', `manager_id ${managerId} is not a member of your organisation.`);
-  if (manager.role === 'member') throw invalidField('manager_id', `manager_id ${managerId} is not a manager; make that member a manager first.`);
+  if (!manager || manager.org_id !== auth.member.org_id)
+    throw unknownReference('manager_id', `manager_id ${managerId} is not a member of your organisation.`);
+  if (manager.role === 'member')
+    throw invalidField('manager_id', `manager_id ${managerId} is not a manager; make that member a manager first.`);
   return manager;
 }
 
@@ -55,10 +57,21 @@ export async function createMember(ctx: Context, auth: AuthContext, body: z.outp
     const manager = await assertManager(tx, auth, managerId);
     await assertUsernameFree(tx, body.username);
     const member = await repo.insertMember(tx, {
-      org_id: auth.member.org_id, parent_id: manager.id, role: body.role, username: body.username, password_hash: passwordHash,
-      first_name: body.first_name, last_name: body.last_name, email: body.email, phone: body.phone || null,
-      billing_item_id: body.billing_item_id, billing_group_id: body.billing_group_id, subgroup_id: body.subgroup_id,
-      subscription_status: 'active', created_at: at, updated_at: at,
+      org_id: auth.member.org_id,
+      parent_id: manager.id,
+      role: body.role,
+      username: body.username,
+      password_hash: passwordHash,
+      first_name: body.first_name,
+      last_name: body.last_name,
+      email: body.email,
+      phone: body.phone || null,
+      billing_item_id: body.billing_item_id,
+      billing_group_id: body.billing_group_id,
+      subgroup_id: body.subgroup_id,
+      subscription_status: 'active',
+      created_at: at,
+      updated_at: at,
     });
     await issuePersonalToken(tx, ctx.secretKey, member);
     return member;
@@ -67,7 +80,7 @@ export async function createMember(ctx: Context, auth: AuthContext, body: z.outp
 
 export async function updateMember(ctx: Context, auth: AuthContext, id: number, body: z.output<typeof updateMemberBody>) {
   const member = await visibleMember(ctx, auth, id);
-  if (body.manager_id !== undefined || body.role !== undefined) requireVendor(auth, "move a member in the team tree or change its role");
+  if (body.manager_id !== undefined || body.role !== undefined) requireVendor(auth, 'move a member in the team tree or change its role');
   const changes = {
     first_name: body.first_name,
     last_name: body.last_name,
@@ -98,7 +111,10 @@ async function placementOf(tx: Db, auth: AuthContext, member: Member, body: z.ou
   if (body.manager_id !== undefined && body.manager_id !== member.parent_id) {
     if (member.role === 'vendor') throw invalidField('manager_id', 'The vendor account has no manager.');
     if ((await teamIds(tx, member.id)).includes(body.manager_id)) {
-      throw invalidField('manager_id', `manager_id ${body.manager_id} is ${body.manager_id === member.id ? 'the member itself' : 'in its own team'}; choose a manager above or beside it.`);
+      throw invalidField(
+        'manager_id',
+        `manager_id ${body.manager_id} is ${body.manager_id === member.id ? 'the member itself' : 'in its own team'}; choose a manager above or beside it.`,
+      );
     }
     placement.parent_id = (await assertManager(tx, auth, body.manager_id)).id;
   }
@@ -134,9 +150,21 @@ export async function createVendor(ctx: Pick<Context, 'store' | 'secretKey'>, in
     await assertUsernameFree(tx, input.username);
     const orgId = await repo.insertOrganisation(tx, input.organisation ?? `${input.username}'s organisation`, newCallbackSecret(), at);
     const member = await repo.insertMember(tx, {
-      org_id: orgId, parent_id: null, role: 'vendor', username: input.username, password_hash: passwordHash,
-      first_name: input.firstName ?? '', last_name: input.lastName ?? '', email: input.email, phone: null,
-      billing_item_id: '0', billing_group_id: '', subgroup_id: '', subscription_status: 'active', created_at: at, updated_at: at,
+      org_id: orgId,
+      parent_id: null,
+      role: 'vendor',
+      username: input.username,
+      password_hash: passwordHash,
+      first_name: input.firstName ?? '',
+      last_name: input.lastName ?? '',
+      email: input.email,
+      phone: null,
+      billing_item_id: '0',
+      billing_group_id: '',
+      subgroup_id: '',
+      subscription_status: 'active',
+      created_at: at,
+      updated_at: at,
     });
     await issuePersonalToken(tx, ctx.secretKey, member);
     return member;

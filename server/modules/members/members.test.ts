@@ -12,8 +12,15 @@ afterAll(() => server?.close());
 
 let n = 0;
 const newMember = (overrides: Record<string, unknown> = {}) => ({
-  username: `newbie${process.pid}x${++n}`, password: TEST_PASSWORD, first_name: 'Nina', last_name: 'New', email: 'nina@example.com',
-  billing_item_id: '7', billing_group_id: 'g', subgroup_id: 's', ...overrides,
+  username: `newbie${process.pid}x${++n}`,
+  password: TEST_PASSWORD,
+  first_name: 'Nina',
+  last_name: 'New',
+  email: 'nina@example.com',
+  billing_item_id: '7',
+  billing_group_id: 'g',
+  subgroup_id: 's',
+  ...overrides,
 });
 const ids = (records: { user_id: string }[]) => records.map((m) => m.user_id).sort((a, b) => Number(a) - Number(b));
 const idsOf = (...members: Member[]) => members.map((m) => String(m.id)).sort((a, b) => Number(a) - Number(b));
@@ -82,9 +89,19 @@ describe('GET /rest/1/members/me and /rest/1/members/{id}', () => {
     const reply = await api(team.rep).get('/rest/1/members/me');
     expect(reply.status).toBe(200);
     expect(reply.body.members.members).toEqual({
-      user_id: String(team.rep.id), username: team.rep.username, first_name: 'Rick', last_name: 'Test', email_address: 'rick@example.com',
-      date_added: team.rep.created_at, phone: null, display_name: 'Rick Test', billing_item_id: '1', subscription_status: 'active',
-      role: 'member', manager_id: String(team.manager.id), oauth: { bearer_token: server.tokenOf(team.rep) },
+      user_id: String(team.rep.id),
+      username: team.rep.username,
+      first_name: 'Rick',
+      last_name: 'Test',
+      email_address: 'rick@example.com',
+      date_added: team.rep.created_at,
+      phone: null,
+      display_name: 'Rick Test',
+      billing_item_id: '1',
+      subscription_status: 'active',
+      role: 'member',
+      manager_id: String(team.manager.id),
+      oauth: { bearer_token: server.tokenOf(team.rep) },
     });
   });
 
@@ -123,8 +140,15 @@ describe('POST /rest/1/members', () => {
     expect(reply.status).toBe(201);
     const record = reply.body.members.members;
     expect(record).toMatchObject({
-      username: body.username, first_name: 'Nina', last_name: 'New', email_address: 'nina@example.com', phone: '555-0100',
-      billing_item_id: '7', role: 'manager', manager_id: String(team.manager.id), subscription_status: 'active',
+      username: body.username,
+      first_name: 'Nina',
+      last_name: 'New',
+      email_address: 'nina@example.com',
+      phone: '555-0100',
+      billing_item_id: '7',
+      role: 'manager',
+      manager_id: String(team.manager.id),
+      subscription_status: 'active',
       oauth: { bearer_token: expect.stringMatching(/^rb_/) },
     });
     const me = await server.as(record.oauth.bearer_token).get('/rest/1/members/me');
@@ -150,7 +174,9 @@ describe('POST /rest/1/members', () => {
     const reply = await api(caller()).post('/rest/1/members', body);
     expect(reply.status).toBe(403);
     expect(reply.body.debug_codes[0].code).toBe(Codes.vendorOnly);
-    expect(await server.ctx.store.db.selectFrom('members').select('id').where('username', '=', body.username).executeTakeFirst()).toBeUndefined();
+    expect(
+      await server.ctx.store.db.selectFrom('members').select('id').where('username', '=', body.username).executeTakeFirst(),
+    ).toBeUndefined();
   });
 
   it.each([

@@ -32,7 +32,8 @@ describe('GET /rest/1/clock', () => {
 
   it('answers the web app by its session cookie too', async () => {
     const login = await server.as().raw('/auth/login', {
-      method: 'POST', headers: { 'content-type': 'application/json', 'x-ringbook-request': '1' },
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-ringbook-request': '1' },
       body: JSON.stringify({ username: team.rep.username, password: 'correct horse battery' }),
     });
     const cookie = login.headers.get('set-cookie')!.split(';')[0]!;

@@ -20,10 +20,14 @@ export function listTags(db: Db, orgId: number, page: PageRequest) {
  */
 export async function contactCounts(db: Db, scope: Scope, tagIds: number[]): Promise<Map<number, number>> {
   if (!tagIds.length) return new Map();
-  let query = db.selectFrom('contact_tags').innerJoin('contacts', 'contacts.id', 'contact_tags.contact_id')
+  let query = db
+    .selectFrom('contact_tags')
+    .innerJoin('contacts', 'contacts.id', 'contact_tags.contact_id')
     .select((eb) => ['contact_tags.tag_id', eb.fn.countAll<number>().as('n')])
-    .where('contact_tags.tag_id', 'in', tagIds).where('contacts.org_id', '=', scope.orgId)
-    .where('contacts.trashed', '=', 0).where('contacts.archived', '=', 0);
+    .where('contact_tags.tag_id', 'in', tagIds)
+    .where('contacts.org_id', '=', scope.orgId)
+    .where('contacts.trashed', '=', 0)
+    .where('contacts.archived', '=', 0);
   if (scope.kind === 'team') query = query.where('contacts.owner_id', 'in', scope.memberIds);
   const rows = await query.groupBy('contact_tags.tag_id').execute();
   return new Map(rows.map((r) => [r.tag_id, Number(r.n)]));
@@ -37,7 +41,11 @@ export const findTagByTitle = (db: Db, orgId: number, title: string): Promise<Ta
   db.selectFrom('tags').selectAll().where('org_id', '=', orgId).where('title_lc', '=', title.toLowerCase()).executeTakeFirst();
 
 export const insertTag = (tx: Db, orgId: number, title: string, at: string): Promise<Tag> =>
-  tx.insertInto('tags').values({ org_id: orgId, title, title_lc: title.toLowerCase(), created_at: at }).returningAll().executeTakeFirstOrThrow();
+  tx
+    .insertInto('tags')
+    .values({ org_id: orgId, title, title_lc: title.toLowerCase(), created_at: at })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 
 /** The catalogue's tag with this title (compared without case), added when the organisation has none. */
 export async function ensureTag(tx: Db, orgId: number, title: string, at: string): Promise<Tag> {
@@ -46,7 +54,12 @@ export async function ensureTag(tx: Db, orgId: number, title: string, at: string
 
 /** Records show their tags' titles: a rename changes its organisation's catalog. */
 export async function renameTag(tx: Db, tag: Tag, title: string): Promise<Tag> {
-  const renamed = await tx.updateTable('tags').set({ title, title_lc: title.toLowerCase() }).where('id', '=', tag.id).returningAll().executeTakeFirstOrThrow();
+  const renamed = await tx
+    .updateTable('tags')
+    .set({ title, title_lc: title.toLowerCase() })
+    .where('id', '=', tag.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
   await bumpCatalog(tx, tag.org_id);
   return renamed;
 }
@@ -58,14 +71,34 @@ export async function renameTag(tx: Db, tag: Tag, title: string): Promise<Tag> {
  */
 export async function deleteTag(tx: Db, tag: Tag, actorId: number, at: string, chunkSize = CONTACT_CHUNK): Promise<void> {
   for (;;) {
-    const last = await tx.selectFrom('contact_tags').select('contact_id').where('tag_id', '=', tag.id)
-      .orderBy('contact_id').limit(1).offset(chunkSize - 1).executeTakeFirst();
-    const chunk = tx.selectFrom('contact_tags').where('tag_id', '=', tag.id).$if(!!last, (q) => q.where('contact_id', '<=', last!.contact_id));
-    await recordSetChange(tx, chunk.select((eb) => ['contact_id', eb.val(tag.title).as('old_value')]), {
-      memberId: actorId, at, activity: ActivityType.tagsChanged, text: `Tag "${tag.title}" removed: the tag was deleted`,
-      audit: { action: 'update', dataType: 'tag_removed' },
-    });
-    await tx.deleteFrom('contact_tags').where('tag_id', '=', tag.id).$if(!!last, (q) => q.where('contact_id', '<=', last!.contact_id)).execute();
+    const last = await tx
+      .selectFrom('contact_tags')
+      .select('contact_id')
+      .where('tag_id', '=', tag.id)
+      .orderBy('contact_id')
+      .limit(1)
+      .offset(chunkSize - 1)
+      .executeTakeFirst();
+    const chunk = tx
+      .selectFrom('contact_tags')
+      .where('tag_id', '=', tag.id)
+      .$if(!!last, (q) => q.where('contact_id', '<=', last!.contact_id));
+    await recordSetChange(
+      tx,
+      chunk.select((eb) => ['contact_id', eb.val(tag.title).as('old_value')]),
+      {
+        memberId: actorId,
+        at,
+        activity: ActivityType.tagsChanged,
+        text: `Tag "${tag.title}" removed: the tag was deleted`,
+        audit: { action: 'update', dataType: 'tag_removed' },
+      },
+    );
+    await tx
+      .deleteFrom('contact_tags')
+      .where('tag_id', '=', tag.id)
+      .$if(!!last, (q) => q.where('contact_id', '<=', last!.contact_id))
+      .execute();
     if (!last) break;
     await nextTurn();
   }
@@ -83,13 +116,21 @@ export const pageOfContactTags = (db: Db, contactId: number, page: PageRequest) 
 
 /** The tag if the contact holds it. */
 export const contactTag = (db: Db, contactId: number, tagId: number): Promise<Tag | undefined> =>
-  db.selectFrom('contact_tags').innerJoin('tags', 'tags.id', 'contact_tags.tag_id').selectAll('tags')
-    .where('contact_tags.contact_id', '=', contactId).where('contact_tags.tag_id', '=', tagId).executeTakeFirst();
+  db
+    .selectFrom('contact_tags')
+    .innerJoin('tags', 'tags.id', 'contact_tags.tag_id')
+    .selectAll('tags')
+    .where('contact_tags.contact_id', '=', contactId)
+    .where('contact_tags.tag_id', '=', tagId)
+    .executeTakeFirst();
 
 /** Answers whether the contact did not hold the tag before. */
 export async function addContactTag(tx: Db, contactId: number, tagId: number): Promise<boolean> {
-  const [result] = await tx.insertInto('contact_tags').values({ contact_id: contactId, tag_id: tagId })
-    .onConflict((oc) => oc.columns(['contact_id', 'tag_id']).doNothing()).execute();
+  const [result] = await tx
+    .insertInto('contact_tags')
+    .values({ contact_id: contactId, tag_id: tagId })
+    .onConflict((oc) => oc.columns(['contact_id', 'tag_id']).doNothing())
+    .execute();
   return Number(result?.numInsertedOrUpdatedRows ?? 0) > 0;
 }
 

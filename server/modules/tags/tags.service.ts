@@ -21,13 +21,18 @@ async function tagOf(db: Db, auth: AuthContext, id: number) {
 
 async function assertTitleFree(db: Db, auth: AuthContext, title: string, exceptId?: number) {
   const other = await repo.findTagByTitle(db, auth.scope.orgId, title);
-  if (other && other.id !== exceptId) throw conflict(`A tag titled "${other.title}" already exists (id ${other.id}); titles are compared without case.`);
+  if (other && other.id !== exceptId)
+    throw conflict(`A tag titled "${other.title}" already exists (id ${other.id}); titles are compared without case.`);
 }
 
 export async function listTags(ctx: Context, auth: AuthContext, query: z.output<typeof listTagsQuery>) {
   const { rows, total } = await repo.listTags(ctx.store.db, auth.scope.orgId, query);
   if (!query.with_counts) return { rows: rows as TagRecord[], total };
-  const counts = await repo.contactCounts(ctx.store.db, auth.scope, rows.map((t) => t.id));
+  const counts = await repo.contactCounts(
+    ctx.store.db,
+    auth.scope,
+    rows.map((t) => t.id),
+  );
   return { rows: rows.map((t): TagRecord => ({ ...t, contact_count: counts.get(t.id) ?? 0 })), total };
 }
 

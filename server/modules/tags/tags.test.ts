@@ -21,7 +21,13 @@ const tagsOf = async (caller: Caller, id: string) => (await caller.get(`/rest/1/
 const catalog = async (caller: Caller, query = '') => (await caller.get(`/rest/1/tags?page_size=100${query}`)).body.tags.tags;
 const idOfTag = async (title: string) => (await catalog(vendor)).find((t: any) => t.title === title)?.id as number;
 const catalogVersion = async () =>
-  (await server.ctx.store.db.selectFrom('organisations').select('catalog_version').where('id', '=', team.vendor.org_id).executeTakeFirstOrThrow()).catalog_version;
+  (
+    await server.ctx.store.db
+      .selectFrom('organisations')
+      .select('catalog_version')
+      .where('id', '=', team.vendor.org_id)
+      .executeTakeFirstOrThrow()
+  ).catalog_version;
 
 describe('POST /rest/1/tags', () => {
   it('adds a tag for any member (202, { id, tag }); a title taken in any case is a 409', async () => {
@@ -36,19 +42,23 @@ describe('POST /rest/1/tags', () => {
     expect((await api(team.otherVendor).post('/rest/1/tags', { title: 'prospect' })).status).toBe(202);
   });
 
-  it.each([[{}, 40002], [{ title: '' }, 40003], [{ title: '   ' }, 40003], [{ title: 'x'.repeat(101) }, 40003], [{ title: ['a'] }, 40003]])(
-    'refuses %j with a 400 naming title, and adds nothing', async (body, code) => {
-      const before = (await catalog(vendor)).length;
-      const reply = await rep.post('/rest/1/tags', body);
-      expect(reply.status).toBe(400);
-      expect(reply.body.debug_codes[0]).toMatchObject({ field: 'title', code });
-      expect((await catalog(vendor)).length).toBe(before);
-    },
-  );
+  it.each([
+    [{}, 40002],
+    [{ title: '' }, 40003],
+    [{ title: '   ' }, 40003],
+    [{ title: 'x'.repeat(101) }, 40003],
+    [{ title: ['a'] }, 40003],
+  ])('refuses %j with a 400 naming title, and adds nothing', async (body, code) => {
+    const before = (await catalog(vendor)).length;
+    const reply = await rep.post('/rest/1/tags', body);
+    expect(reply.status).toBe(400);
+    expect(reply.body.debug_codes[0]).toMatchObject({ field: 'title', code });
+    expect((await catalog(vendor)).length).toBe(before);
+  });
 });
 
 describe('GET /rest/1/tags?with_counts=1', () => {
-  it('counts the contacts in the caller\'s scope that the default list shows with each tag, in one answer', async () => {
+  it("counts the contacts in the caller's scope that the default list shows with each tag, in one answer", async () => {
     await newContact(rep, { tags: ['Counted', 'Other'] });
     const trashed = await newContact(rep, { tags: ['Counted'] });
     await rep.delete(`/rest/1/contacts/${trashed}`);
@@ -81,7 +91,7 @@ describe('PUT /rest/1/tags/{id}', () => {
     expect(await catalogVersion()).toBe(unchanged);
   });
 
-  it('refuses a member (403 40302), a title taken (409), a bad title (400) and another organisation\'s tag (404), changing nothing', async () => {
+  it("refuses a member (403 40302), a title taken (409), a bad title (400) and another organisation's tag (404), changing nothing", async () => {
     await newContact(rep, { tags: ['Keep', 'Taken'] });
     const id = await idOfTag('Keep');
     const forbidden = await api(team.manager).put(`/rest/1/tags/${id}`, { title: 'Mine' });
@@ -106,9 +116,18 @@ describe('DELETE /rest/1/tags/{id}', () => {
     expect((await tagsOf(rep, mine)).map((t: any) => t.title)).toEqual(['Stays']);
     expect(await tagsOf(api(team.outsider), theirs)).toEqual([]);
     expect(await idOfTag('Doomed')).toBeUndefined();
-    for (const [caller, contact] of [[rep, mine], [api(team.outsider), theirs]] as const) {
+    for (const [caller, contact] of [
+      [rep, mine],
+      [api(team.outsider), theirs],
+    ] as const) {
       const audit = (await caller.get(`/rest/1/contacts/${contact}/auditlog`)).body.contact_activities.contact_activities;
-      expect(audit[0]).toMatchObject({ action: 'update', data_type: 'tag_removed', old: 'Doomed', new: '', member_id: String(team.vendor.id) });
+      expect(audit[0]).toMatchObject({
+        action: 'update',
+        data_type: 'tag_removed',
+        old: 'Doomed',
+        new: '',
+        member_id: String(team.vendor.id),
+      });
       const activities = (await caller.get(`/rest/1/contacts/${contact}/activities?days=1`)).body.contact_activities.contact_activities;
       expect(activities[0]).toMatchObject({ activity_id: '10', activity: 'Tag "Doomed" removed: the tag was deleted' });
     }
@@ -123,8 +142,12 @@ describe('DELETE /rest/1/tags/{id}', () => {
     await server.ctx.store.write((tx) => deleteTag(tx, tag, team.vendor.id, '2030-01-01 00:00:00', 3));
     const left = await server.ctx.store.db.selectFrom('contact_tags').select('contact_id').where('tag_id', '=', tag.id).execute();
     expect(left).toEqual([]);
-    const audits = await server.ctx.store.db.selectFrom('contact_audit').select('contact_id')
-      .where('data_type', '=', 'tag_removed').where('created_at', '=', '2030-01-01 00:00:00').execute();
+    const audits = await server.ctx.store.db
+      .selectFrom('contact_audit')
+      .select('contact_id')
+      .where('data_type', '=', 'tag_removed')
+      .where('created_at', '=', '2030-01-01 00:00:00')
+      .execute();
     expect(audits.map((a) => String(a.contact_id)).sort()).toEqual([...ids].sort());
   });
 });

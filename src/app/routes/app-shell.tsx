@@ -75,7 +75,10 @@ export function AppShell() {
             <img src="/favicon.svg" alt="" className="size-7" />
             <span>Ringbook</span>
           </Link>
-          <nav aria-label="Main" className="order-last -mx-4 w-[calc(100%+2rem)] border-t border-zinc-100 px-3 py-1.5 sm:order-none sm:mx-0 sm:w-auto sm:border-0 sm:p-0">
+          <nav
+            aria-label="Main"
+            className="order-last -mx-4 w-[calc(100%+2rem)] border-t border-zinc-100 px-3 py-1.5 sm:order-none sm:mx-0 sm:w-auto sm:border-0 sm:p-0"
+          >
             <ul className="flex flex-wrap items-center gap-1">
               {navItemsFor(member.role).map((item) => (
                 <li key={item.to}>

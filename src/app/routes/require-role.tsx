@@ -14,7 +14,10 @@ export function RequireRole({ roles, why, children }: { roles: Role[]; why: stri
     <EmptyState
       title="Not available to you"
       action={
-        <Link to="/contacts" className="inline-flex h-9 items-center rounded-md bg-indigo-600 px-3.5 text-sm font-medium text-white shadow-sm hover:bg-indigo-500">
+        <Link
+          to="/contacts"
+          className="inline-flex h-9 items-center rounded-md bg-indigo-600 px-3.5 text-sm font-medium text-white shadow-sm hover:bg-indigo-500"
+        >
           Go to contacts
         </Link>
       }

@@ -6,8 +6,7 @@ export type ButtonSize = 'sm' | 'md';
 
 const variants: Record<ButtonVariant, string> = {
   primary: 'bg-indigo-600 text-white shadow-sm hover:bg-indigo-500 active:bg-indigo-700 disabled:bg-indigo-300',
-  secondary:
-    'bg-white text-zinc-800 shadow-sm ring-1 ring-inset ring-zinc-300 hover:bg-zinc-50 active:bg-zinc-100 disabled:text-zinc-400',
+  secondary: 'bg-white text-zinc-800 shadow-sm ring-1 ring-inset ring-zinc-300 hover:bg-zinc-50 active:bg-zinc-100 disabled:text-zinc-400',
   danger: 'bg-red-600 text-white shadow-sm hover:bg-red-500 active:bg-red-700 disabled:bg-red-300',
   ghost: 'text-zinc-700 hover:bg-zinc-100 active:bg-zinc-200 disabled:text-zinc-400',
   'danger-ghost': 'text-red-700 hover:bg-red-50 active:bg-red-100 disabled:text-red-300',
@@ -26,7 +25,16 @@ export type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement> & {
   ref?: Ref<HTMLButtonElement>;
 };
 
-export function Button({ variant = 'secondary', size = 'md', busy = false, className = '', type = 'button', disabled, children, ...rest }: ButtonProps) {
+export function Button({
+  variant = 'secondary',
+  size = 'md',
+  busy = false,
+  className = '',
+  type = 'button',
+  disabled,
+  children,
+  ...rest
+}: ButtonProps) {
   return (
     <button
       type={type}

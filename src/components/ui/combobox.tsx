@@ -20,7 +20,18 @@ type Props = {
  * An editable combobox with a list of suggestions (WAI-ARIA 1.2 combobox pattern): focus stays in the input,
  * aria-activedescendant follows ArrowDown/ArrowUp, Enter picks the active option, Esc closes the list (then clears).
  */
-export function Combobox({ label, hideLabel = false, value, onValueChange, options, onSelect, placeholder, disabled, hint, emptyText }: Props) {
+export function Combobox({
+  label,
+  hideLabel = false,
+  value,
+  onValueChange,
+  options,
+  onSelect,
+  placeholder,
+  disabled,
+  hint,
+  emptyText,
+}: Props) {
   const id = useId();
   const listId = `${id}-list`;
   const [open, setOpen] = useState(false);

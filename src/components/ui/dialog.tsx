@@ -51,7 +51,8 @@ export function Dialog({
     const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     if (!dialog.open) dialog.showModal();
     /* Focus what the content asks for, else its first control, else the first footer action (Cancel). */
-    const focusable = 'input:not([disabled]):not([type=hidden]), select:not([disabled]), textarea:not([disabled]), button:not([disabled]), a[href], [tabindex]:not([tabindex="-1"])';
+    const focusable =
+      'input:not([disabled]):not([type=hidden]), select:not([disabled]), textarea:not([disabled]), button:not([disabled]), a[href], [tabindex]:not([tabindex="-1"])';
     const target =
       dialog.querySelector<HTMLElement>('[data-autofocus]') ??
       dialog.querySelector<HTMLElement>(`[data-dialog-body] :is(${focusable})`) ??
@@ -96,20 +97,29 @@ export function Dialog({
             )}
           </div>
           {dismissible && (
-          <button
-            type="button"
-            onClick={() => !preventClose && onClose()}
-            className="-m-1 rounded-md p-1 text-zinc-500 hover:bg-zinc-100 hover:text-zinc-800"
-            aria-label="Close"
-          >
-            <svg viewBox="0 0 20 20" fill="currentColor" className="size-5" aria-hidden="true">
-              <path d="M6.28 5.22a.75.75 0 0 0-1.06 1.06L8.94 10l-3.72 3.72a.75.75 0 1 0 1.06 1.06L10 11.06l3.72 3.72a.75.75 0 1 0 1.06-1.06L11.06 10l3.72-3.72a.75.75 0 0 0-1.06-1.06L10 8.94 6.28 5.22Z" />
-            </svg>
-          </button>
+            <button
+              type="button"
+              onClick={() => !preventClose && onClose()}
+              className="-m-1 rounded-md p-1 text-zinc-500 hover:bg-zinc-100 hover:text-zinc-800"
+              aria-label="Close"
+            >
+              <svg viewBox="0 0 20 20" fill="currentColor" className="size-5" aria-hidden="true">
+                <path d="M6.28 5.22a.75.75 0 0 0-1.06 1.06L8.94 10l-3.72 3.72a.75.75 0 1 0 1.06 1.06L10 11.06l3.72 3.72a.75.75 0 1 0 1.06-1.06L11.06 10l3.72-3.72a.75.75 0 0 0-1.06-1.06L10 8.94 6.28 5.22Z" />
+              </svg>
+            </button>
           )}
         </header>
-        <div data-dialog-body className="min-h-0 flex-1 overflow-y-auto px-5 py-4">{children}</div>
-        {footer && <footer data-dialog-footer className="flex flex-wrap items-center justify-end gap-2 border-t border-zinc-200 bg-zinc-50 px-5 py-3">{footer}</footer>}
+        <div data-dialog-body className="min-h-0 flex-1 overflow-y-auto px-5 py-4">
+          {children}
+        </div>
+        {footer && (
+          <footer
+            data-dialog-footer
+            className="flex flex-wrap items-center justify-end gap-2 border-t border-zinc-200 bg-zinc-50 px-5 py-3"
+          >
+            {footer}
+          </footer>
+        )}
       </div>
     </dialog>
   );

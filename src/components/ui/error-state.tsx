@@ -1,6 +1,11 @@
 import { Button } from './button';
 
-export function ErrorState({ title = 'Something went wrong', message, onRetry, retrying = false }: {
+export function ErrorState({
+  title = 'Something went wrong',
+  message,
+  onRetry,
+  retrying = false,
+}: {
   title?: string;
   message: string;
   onRetry?: () => void;

@@ -39,7 +39,8 @@ function FieldFrame({
         {label}
         {required && (
           <span className="text-red-600" aria-hidden="true">
-            {' '}*
+            {' '}
+            *
           </span>
         )}
       </label>
@@ -81,11 +82,7 @@ export function TextareaField({ label, error, hint, className, required, ...text
   const { frame, control } = useFieldIds(error, hint);
   return (
     <FieldFrame {...frame} label={label} error={error} hint={hint} className={className} required={required}>
-      <textarea
-        {...control}
-        className={`${controlBase} min-h-20 py-2 ${error ? controlBad : controlOk}`}
-        {...textarea}
-      />
+      <textarea {...control} className={`${controlBase} min-h-20 py-2 ${error ? controlBad : controlOk}`} {...textarea} />
     </FieldFrame>
   );
 }
@@ -107,11 +104,7 @@ export function SelectField({ label, error, hint, className, required, options, 
   const { frame, control } = useFieldIds(error, hint);
   return (
     <FieldFrame {...frame} label={label} error={error} hint={hint} className={className} required={required}>
-      <select
-        {...control}
-        className={`${controlBase} h-9 pr-8 ${error ? controlBad : controlOk}`}
-        {...select}
-      >
+      <select {...control} className={`${controlBase} h-9 pr-8 ${error ? controlBad : controlOk}`} {...select}>
         <SelectOptions options={options} />
       </select>
     </FieldFrame>
@@ -125,18 +118,19 @@ export function InlineSelect({
   options,
   className = '',
   ...select
-}: Omit<SelectHTMLAttributes<HTMLSelectElement>, 'className'> & { label: string; hideLabel?: boolean; options: SelectOption[]; className?: string }) {
+}: Omit<SelectHTMLAttributes<HTMLSelectElement>, 'className'> & {
+  label: string;
+  hideLabel?: boolean;
+  options: SelectOption[];
+  className?: string;
+}) {
   const id = useId();
   return (
     <div className={`flex items-center gap-2 ${className}`}>
       <label htmlFor={id} className={hideLabel ? 'sr-only' : 'text-sm whitespace-nowrap text-zinc-600'}>
         {label}
       </label>
-      <select
-        id={id}
-        className={`${controlBase} ${controlOk} h-9 w-auto min-w-0 pr-8`}
-        {...select}
-      >
+      <select id={id} className={`${controlBase} ${controlOk} h-9 w-auto min-w-0 pr-8`} {...select}>
         <SelectOptions options={options} />
       </select>
     </div>

@@ -18,7 +18,17 @@ type Props = {
 };
 
 /** A dialog holding one form, with Cancel and the form's submit button in its footer. */
-export function FormDialog({ title, description, size = 'sm', submitLabel, busy, onClose, onSubmit, className = 'space-y-4', children }: Props) {
+export function FormDialog({
+  title,
+  description,
+  size = 'sm',
+  submitLabel,
+  busy,
+  onClose,
+  onSubmit,
+  className = 'space-y-4',
+  children,
+}: Props) {
   const formId = useId();
   return (
     <Dialog

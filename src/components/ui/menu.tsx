@@ -109,7 +109,9 @@ export function MenuButton({ label, items, children, className = '', align = 'ri
         )}
       </button>
       {open && (
-        <div className={`absolute z-30 mt-1 w-60 rounded-lg border border-zinc-200 bg-white p-1 shadow-lg ${align === 'right' ? 'right-0' : 'left-0'}`}>
+        <div
+          className={`absolute z-30 mt-1 w-60 rounded-lg border border-zinc-200 bg-white p-1 shadow-lg ${align === 'right' ? 'right-0' : 'left-0'}`}
+        >
           <div id={`${id}-menu`} role="menu" aria-label={label} onKeyDown={onMenuKey}>
             {items.map((item, i) => (
               <button
@@ -125,7 +127,11 @@ export function MenuButton({ label, items, children, className = '', align = 'ri
                 onClick={() => choose(item)}
                 onMouseEnter={() => setActive(i)}
                 className={`block w-full rounded-md px-3 py-1.5 text-left text-sm focus:outline-none ${
-                  item.disabled ? 'cursor-not-allowed text-zinc-400' : item.tone === 'danger' ? 'text-red-700 focus:bg-red-50' : 'text-zinc-800 focus:bg-zinc-100'
+                  item.disabled
+                    ? 'cursor-not-allowed text-zinc-400'
+                    : item.tone === 'danger'
+                      ? 'text-red-700 focus:bg-red-50'
+                      : 'text-zinc-800 focus:bg-zinc-100'
                 }`}
               >
                 {item.label}

@@ -1,7 +1,17 @@
 import { useId, type ReactNode } from 'react';
 
 /** A titled card; its heading names the region for assistive technology. */
-export function Section({ title, actions, children, className = '' }: { title: string; actions?: ReactNode; children: ReactNode; className?: string }) {
+export function Section({
+  title,
+  actions,
+  children,
+  className = '',
+}: {
+  title: string;
+  actions?: ReactNode;
+  children: ReactNode;
+  className?: string;
+}) {
   const headingId = useId();
   return (
     <section aria-labelledby={headingId} className={`rounded-lg border border-zinc-200 bg-white shadow-sm ${className}`}>

@@ -43,7 +43,11 @@ export function StatusProvider({ children }: { children: ReactNode }) {
         >
           {message?.tone === 'success' && (
             <svg viewBox="0 0 20 20" fill="currentColor" className="size-4 text-emerald-400" aria-hidden="true">
-              <path fillRule="evenodd" d="M16.704 4.153a.75.75 0 0 1 .143 1.052l-8 10.5a.75.75 0 0 1-1.127.075l-4.5-4.5a.75.75 0 0 1 1.06-1.06l3.894 3.893 7.48-9.817a.75.75 0 0 1 1.05-.143Z" clipRule="evenodd" />
+              <path
+                fillRule="evenodd"
+                d="M16.704 4.153a.75.75 0 0 1 .143 1.052l-8 10.5a.75.75 0 0 1-1.127.075l-4.5-4.5a.75.75 0 0 1 1.06-1.06l3.894 3.893 7.48-9.817a.75.75 0 0 1 1.05-.143Z"
+                clipRule="evenodd"
+              />
             </svg>
           )}
           <p role="status" aria-live="polite" aria-atomic="true">

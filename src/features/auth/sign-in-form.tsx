@@ -65,7 +65,11 @@ export function SignInForm({ onSignedIn, notice, resumeAs }: Props) {
     <form onSubmit={onSubmit} noValidate className="space-y-4">
       <div role="alert" className="empty:hidden">
         {failed ? (
-          <p ref={messageRef} tabIndex={-1} className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800 focus:outline-none">
+          <p
+            ref={messageRef}
+            tabIndex={-1}
+            className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800 focus:outline-none"
+          >
             {signInError(signIn.error)}
           </p>
         ) : notice ? (

@@ -63,7 +63,8 @@ export function auditValues(entry: AuditRecord, names: Names): { old: string; ne
     if (entry.data_type === 'do_not_call') return value === '1' ? 'Yes' : 'No';
     if (entry.data_type === 'rating') return value === '0' || value === '' ? 'Not rated' : `${value} of 5`;
     /* Phones are recorded as digits, followed by type and label when a number is added, changed or removed. */
-    if (/^phone(_added|_removed|_changed)?$/.test(entry.data_type)) return value === '' ? '—' : value.replace(/^\d+/, (digits) => formatPhone(digits));
+    if (/^phone(_added|_removed|_changed)?$/.test(entry.data_type))
+      return value === '' ? '—' : value.replace(/^\d+/, (digits) => formatPhone(digits));
     return value === '' ? '—' : value;
   };
   return { old: show(entry.old), new: show(entry.new) };

@@ -18,7 +18,15 @@ type ContactPage = {
 
 const ContactPageContext = createContext<ContactPage | null>(null);
 
-export function ContactPageProvider({ versioned, reload, children }: { versioned: VersionedContact; reload: () => Promise<unknown>; children: ReactNode }) {
+export function ContactPageProvider({
+  versioned,
+  reload,
+  children,
+}: {
+  versioned: VersionedContact;
+  reload: () => Promise<unknown>;
+  children: ReactNode;
+}) {
   const id = versioned.record.contact_user_id;
   const mutation = useSaveContact(id);
   const { announce } = useStatus();
@@ -64,8 +72,13 @@ export function StaleNotice() {
   const [reloading, setReloading] = useState(false);
   if (!stale) return null;
   return (
-    <div role="alert" className="flex flex-wrap items-center justify-between gap-3 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900">
-      <p>Someone else changed this contact since you opened it, so your change was not saved. Reload to see theirs, then apply yours again.</p>
+    <div
+      role="alert"
+      className="flex flex-wrap items-center justify-between gap-3 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900"
+    >
+      <p>
+        Someone else changed this contact since you opened it, so your change was not saved. Reload to see theirs, then apply yours again.
+      </p>
       <Button
         size="sm"
         busy={reloading}

@@ -18,7 +18,13 @@ function Stars({ value }: { value: number | null }) {
     <span className="inline-flex items-center gap-0.5">
       <span className="sr-only">{`${value} of 5 stars`}</span>
       {[1, 2, 3, 4, 5].map((n) => (
-        <svg key={n} viewBox="0 0 20 20" fill="currentColor" className={`size-4 ${n <= value ? 'text-amber-400' : 'text-zinc-200'}`} aria-hidden="true">
+        <svg
+          key={n}
+          viewBox="0 0 20 20"
+          fill="currentColor"
+          className={`size-4 ${n <= value ? 'text-amber-400' : 'text-zinc-200'}`}
+          aria-hidden="true"
+        >
           <path d="M10.868 2.884c-.321-.772-1.415-.772-1.736 0l-1.83 4.401-4.753.381c-.833.067-1.171 1.107-.536 1.651l3.62 3.102-1.106 4.637c-.194.813.691 1.456 1.405 1.02L10 15.591l4.069 2.485c.713.436 1.598-.207 1.404-1.02l-1.106-4.637 3.62-3.102c.635-.544.297-1.584-.536-1.65l-4.752-.382-1.831-4.401Z" />
         </svg>
       ))}

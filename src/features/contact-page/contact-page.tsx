@@ -37,7 +37,10 @@ export function ContactPage({ id }: { id: string }) {
         <EmptyState
           title="Contact not found"
           action={
-            <Link to="/contacts" className="inline-flex h-9 items-center rounded-md bg-indigo-600 px-3.5 text-sm font-medium text-white shadow-sm hover:bg-indigo-500">
+            <Link
+              to="/contacts"
+              className="inline-flex h-9 items-center rounded-md bg-indigo-600 px-3.5 text-sm font-medium text-white shadow-sm hover:bg-indigo-500"
+            >
               Go to contacts
             </Link>
           }
@@ -48,7 +51,12 @@ export function ContactPage({ id }: { id: string }) {
     }
     return (
       <div className="px-4">
-        <ErrorState title="The contact could not be loaded" message={errorMessage(query.error)} onRetry={() => void query.refetch()} retrying={query.isFetching} />
+        <ErrorState
+          title="The contact could not be loaded"
+          message={errorMessage(query.error)}
+          onRetry={() => void query.refetch()}
+          retrying={query.isFetching}
+        />
       </div>
     );
   }

@@ -19,7 +19,12 @@ export function CustomFieldsSection() {
     <Section title="Custom fields">
       {values.isPending && <Spinner label="Loading custom fields…" />}
       {values.isError && (
-        <ErrorState title="Custom fields could not be loaded" message={errorMessage(values.error)} onRetry={() => void values.refetch()} retrying={values.isFetching} />
+        <ErrorState
+          title="Custom fields could not be loaded"
+          message={errorMessage(values.error)}
+          onRetry={() => void values.refetch()}
+          retrying={values.isFetching}
+        />
       )}
       {values.isSuccess && values.data.length === 0 && (
         <p className="text-sm text-zinc-500">Your organisation has no custom fields yet. The vendor adds them under Custom fields.</p>

@@ -84,7 +84,11 @@ export function CustomValueRow({ contactId, field, options }: Props) {
           aria-invalid={error ? true : undefined}
         />
         {actions}
-        {error && <p role="alert" className="w-full text-xs font-medium text-red-700">{error}</p>}
+        {error && (
+          <p role="alert" className="w-full text-xs font-medium text-red-700">
+            {error}
+          </p>
+        )}
       </form>
     );
   }
@@ -105,7 +109,13 @@ export function CustomValueRow({ contactId, field, options }: Props) {
           ]}
         />
         {draft === NEW_OPTION && (
-          <TextField label={`New option for ${name}`} value={newOption} autoFocus maxLength={255} onChange={(e) => setNewOption(e.target.value)} />
+          <TextField
+            label={`New option for ${name}`}
+            value={newOption}
+            autoFocus
+            maxLength={255}
+            onChange={(e) => setNewOption(e.target.value)}
+          />
         )}
       </div>
     ) : (

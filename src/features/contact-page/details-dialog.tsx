@@ -21,7 +21,9 @@ type Values = z.input<typeof schema>;
 type Output = z.output<typeof schema>;
 
 const LABELS = { first_name: 'First name', last_name: 'Last name', rating: 'Rating', do_not_call: 'Do not call' } as const;
-const FIELDS: FieldMap<Values> = Object.fromEntries(Object.entries(LABELS).map(([name, label]) => [name, { name: name as keyof Values, label }]));
+const FIELDS: FieldMap<Values> = Object.fromEntries(
+  Object.entries(LABELS).map(([name, label]) => [name, { name: name as keyof Values, label }]),
+);
 
 /** The contact's own fields shown in the header: names, rating and do-not-call (saved with If-Match). */
 export function DetailsDialog({ open, onClose }: { open: boolean; onClose: () => void }) {

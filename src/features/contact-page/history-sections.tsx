@@ -24,9 +24,23 @@ const DAY_OPTIONS = [
 type Paged = ReturnType<typeof useInfiniteQuery>;
 
 /** Loading, error (retry), "load older" for a history list. */
-function PagedStatus({ query, what }: { query: Pick<Paged, 'isPending' | 'isError' | 'error' | 'refetch' | 'isFetching' | 'hasNextPage' | 'fetchNextPage' | 'isFetchingNextPage'>; what: string }) {
+function PagedStatus({
+  query,
+  what,
+}: {
+  query: Pick<Paged, 'isPending' | 'isError' | 'error' | 'refetch' | 'isFetching' | 'hasNextPage' | 'fetchNextPage' | 'isFetchingNextPage'>;
+  what: string;
+}) {
   if (query.isPending) return <Spinner label={`Loading ${what}…`} />;
-  if (query.isError) return <ErrorState title={`The ${what} could not be loaded`} message={errorMessage(query.error)} onRetry={() => void query.refetch()} retrying={query.isFetching} />;
+  if (query.isError)
+    return (
+      <ErrorState
+        title={`The ${what} could not be loaded`}
+        message={errorMessage(query.error)}
+        onRetry={() => void query.refetch()}
+        retrying={query.isFetching}
+      />
+    );
   if (!query.hasNextPage) return null;
   return (
     <Button size="sm" className="mt-2" onClick={() => void query.fetchNextPage()} busy={query.isFetchingNextPage}>
@@ -45,7 +59,15 @@ export function ActivitySection() {
   return (
     <Section
       title="Activity"
-      actions={<InlineSelect label="Period" hideLabel options={DAY_OPTIONS} value={String(days)} onChange={(e) => setDays(Number(e.target.value))} />}
+      actions={
+        <InlineSelect
+          label="Period"
+          hideLabel
+          options={DAY_OPTIONS}
+          value={String(days)}
+          onChange={(e) => setDays(Number(e.target.value))}
+        />
+      }
     >
       {activities.isSuccess && items.length === 0 && <p className="text-sm text-zinc-500">No activity in the {period}.</p>}
       {items.length > 0 && (
@@ -92,10 +114,18 @@ export function AuditSection() {
             <caption className="sr-only">Changes to this contact, newest first</caption>
             <thead className="text-xs text-zinc-500">
               <tr>
-                <th scope="col" className="px-4 py-1.5 font-medium">When</th>
-                <th scope="col" className="px-2 py-1.5 font-medium">Who</th>
-                <th scope="col" className="px-2 py-1.5 font-medium">What</th>
-                <th scope="col" className="px-4 py-1.5 font-medium">Change</th>
+                <th scope="col" className="px-4 py-1.5 font-medium">
+                  When
+                </th>
+                <th scope="col" className="px-2 py-1.5 font-medium">
+                  Who
+                </th>
+                <th scope="col" className="px-2 py-1.5 font-medium">
+                  What
+                </th>
+                <th scope="col" className="px-4 py-1.5 font-medium">
+                  Change
+                </th>
               </tr>
             </thead>
             <tbody className="divide-y divide-zinc-100">

@@ -76,11 +76,9 @@ export function MoveDialog({ open, onClose }: { open: boolean; onClose: () => vo
   const { contact, save } = useContactPage();
   const folders = useQuery(foldersQueryOptions());
   const current = contact.category_id === '0' ? '' : contact.category_id;
-  const options = [
-    { value: '', label: 'No folder' },
-    ...folderOptions(folders.data ?? []),
-  ];
-  if (current && !options.some((o) => o.value === current)) options.push({ value: current, label: contact.category?.name || `Folder ${current}` });
+  const options = [{ value: '', label: 'No folder' }, ...folderOptions(folders.data ?? [])];
+  if (current && !options.some((o) => o.value === current))
+    options.push({ value: current, label: contact.category?.name || `Folder ${current}` });
   const nameOf = (id: string) => options.find((o) => o.value === id)?.label ?? 'the folder';
 
   return (
@@ -108,8 +106,12 @@ export function MoveDialog({ open, onClose }: { open: boolean; onClose: () => vo
 export function TransferDialog({ open, onClose, team }: { open: boolean; onClose: () => void; team: TeamMember[] }) {
   const { contact, save } = useContactPage();
   const others = team.filter((m) => m.user_id !== contact.owner_id);
-  const options = [{ value: '', label: 'Choose a member' }, ...team.map((m) => ({ value: m.user_id, label: `${memberName(m)} (${m.username})`, disabled: m.user_id === contact.owner_id }))];
-  const nameOf = (id: string) => memberName(team.find((m) => m.user_id === id) ?? { display_name: '', first_name: '', last_name: '', username: `member ${id}` });
+  const options = [
+    { value: '', label: 'Choose a member' },
+    ...team.map((m) => ({ value: m.user_id, label: `${memberName(m)} (${m.username})`, disabled: m.user_id === contact.owner_id })),
+  ];
+  const nameOf = (id: string) =>
+    memberName(team.find((m) => m.user_id === id) ?? { display_name: '', first_name: '', last_name: '', username: `member ${id}` });
 
   return (
     <ChoiceDialog

@@ -39,7 +39,9 @@ function Actions({ mode, noun, busy, onCancel }: { mode: 'add' | 'edit'; noun: s
 type PhoneInput = z.input<typeof addPhoneBody>;
 export type PhoneValues = z.output<typeof addPhoneBody>;
 const PHONE_LABELS = { phone_number: 'Phone number', type: 'Type', label: 'Label', is_primary: 'Make it the primary number' } as const;
-const PHONE_FIELDS: FieldMap<PhoneInput> = Object.fromEntries(Object.entries(PHONE_LABELS).map(([n, label]) => [n, { name: n as keyof PhoneInput, label }]));
+const PHONE_FIELDS: FieldMap<PhoneInput> = Object.fromEntries(
+  Object.entries(PHONE_LABELS).map(([n, label]) => [n, { name: n as keyof PhoneInput, label }]),
+);
 const TYPE_OPTIONS = PHONE_TYPE_OPTIONS.filter((o) => o.value !== '');
 
 export function PhoneForm({ mode, initial, onSave, onCancel }: FormProps<PhoneValues>) {
@@ -62,18 +64,38 @@ export function PhoneForm({ mode, initial, onSave, onCancel }: FormProps<PhoneVa
     try {
       await onSave(values);
     } catch (error) {
-      setProblems(applyServerErrors(error, setError, PHONE_FIELDS, { conflictField: { name: 'phone_number', label: PHONE_LABELS.phone_number } }));
+      setProblems(
+        applyServerErrors(error, setError, PHONE_FIELDS, { conflictField: { name: 'phone_number', label: PHONE_LABELS.phone_number } }),
+      );
     }
   });
 
   return (
-    <form onSubmit={submit} noValidate aria-label={mode === 'add' ? 'Add a phone number' : 'Change the phone number'} className="grid gap-3 rounded-md border border-zinc-200 bg-zinc-50 p-3 sm:grid-cols-3">
+    <form
+      onSubmit={submit}
+      noValidate
+      aria-label={mode === 'add' ? 'Add a phone number' : 'Change the phone number'}
+      className="grid gap-3 rounded-md border border-zinc-200 bg-zinc-50 p-3 sm:grid-cols-3"
+    >
       <div className="sm:col-span-full">
         <FormAlert title="The phone number was not saved." messages={problems} />
       </div>
-      <TextField label={PHONE_LABELS.phone_number} type="tel" autoComplete="off" autoFocus error={message('phone_number')} {...register('phone_number')} />
+      <TextField
+        label={PHONE_LABELS.phone_number}
+        type="tel"
+        autoComplete="off"
+        autoFocus
+        error={message('phone_number')}
+        {...register('phone_number')}
+      />
       <SelectField label={PHONE_LABELS.type} options={TYPE_OPTIONS} error={message('type')} {...register('type')} />
-      <TextField label={PHONE_LABELS.label} autoComplete="off" placeholder="e.g. Front desk" error={message('label')} {...register('label')} />
+      <TextField
+        label={PHONE_LABELS.label}
+        autoComplete="off"
+        placeholder="e.g. Front desk"
+        error={message('label')}
+        {...register('label')}
+      />
       {mode === 'add' && <Checkbox label={PHONE_LABELS.is_primary} className="sm:col-span-full" {...register('is_primary')} />}
       <Actions mode={mode} noun="phone" busy={formState.isSubmitting} onCancel={onCancel} />
     </form>
@@ -97,12 +119,19 @@ export function EmailForm({ mode, initial, onSave, onCancel }: FormProps<EmailVa
     try {
       await onSave(values);
     } catch (e) {
-      setProblems(applyServerErrors(e, setError, EMAIL_FIELDS, { conflictField: { name: 'email_address', label: EMAIL_LABELS.email_address } }));
+      setProblems(
+        applyServerErrors(e, setError, EMAIL_FIELDS, { conflictField: { name: 'email_address', label: EMAIL_LABELS.email_address } }),
+      );
     }
   });
 
   return (
-    <form onSubmit={submit} noValidate aria-label={mode === 'add' ? 'Add an e-mail address' : 'Change the e-mail address'} className="grid gap-3 rounded-md border border-zinc-200 bg-zinc-50 p-3">
+    <form
+      onSubmit={submit}
+      noValidate
+      aria-label={mode === 'add' ? 'Add an e-mail address' : 'Change the e-mail address'}
+      className="grid gap-3 rounded-md border border-zinc-200 bg-zinc-50 p-3"
+    >
       <FormAlert title="The e-mail address was not saved." messages={problems} />
       <TextField
         label={EMAIL_LABELS.email_address}

@@ -47,7 +47,13 @@ function usePoints(kind: Kind['kind']): Kind {
     title: 'E-mail addresses',
     noun: 'e-mail address',
     empty: 'No e-mail addresses yet.',
-    entries: (contact.emails ?? []).map((e) => ({ id: e.id, shown: e.email_address, key: e.email_address, primary: e.is_primary, detail: '' })),
+    entries: (contact.emails ?? []).map((e) => ({
+      id: e.id,
+      shown: e.email_address,
+      key: e.email_address,
+      primary: e.is_primary,
+      detail: '',
+    })),
     bodyOf: (e) => ({ email_address: e.key }),
   };
 }
@@ -84,7 +90,10 @@ function PointsSection({ kind, title, noun, empty, entries, bodyOf }: Kind) {
   const others = deleting ? entries.length - 1 : 0;
 
   const makePrimary = (entry: Entry) =>
-    point.mutate({ op: 'change', pointId: entry.id, body: { ...bodyOf(entry), is_primary: true } }, { onSuccess: () => announce(`${entry.shown} is now the primary ${noun}`) });
+    point.mutate(
+      { op: 'change', pointId: entry.id, body: { ...bodyOf(entry), is_primary: true } },
+      { onSuccess: () => announce(`${entry.shown} is now the primary ${noun}`) },
+    );
 
   const saveWith = async (body: PhoneBody | EmailBody, entry: Entry | null) => {
     await point.mutateAsync(entry ? { op: 'change', pointId: entry.id, body } : { op: 'add', body });
@@ -95,9 +104,17 @@ function PointsSection({ kind, title, noun, empty, entries, bodyOf }: Kind) {
   const formFor = (entry: Entry | null) => {
     const common = { mode: entry ? ('edit' as const) : ('add' as const), onCancel: stopEditing };
     return kind === 'phones' ? (
-      <PhoneForm {...common} initial={entry ? { phone_number: entry.key, type: entry.type ?? 3, label: entry.label ?? '' } : undefined} onSave={(v) => saveWith(entry ? { phone_number: v.phone_number, type: v.type, label: v.label } : v, entry)} />
+      <PhoneForm
+        {...common}
+        initial={entry ? { phone_number: entry.key, type: entry.type ?? 3, label: entry.label ?? '' } : undefined}
+        onSave={(v) => saveWith(entry ? { phone_number: v.phone_number, type: v.type, label: v.label } : v, entry)}
+      />
     ) : (
-      <EmailForm {...common} initial={entry ? { email_address: entry.key } : undefined} onSave={(v) => saveWith(entry ? { email_address: v.email_address } : v, entry)} />
+      <EmailForm
+        {...common}
+        initial={entry ? { email_address: entry.key } : undefined}
+        onSave={(v) => saveWith(entry ? { email_address: v.email_address } : v, entry)}
+      />
     );
   };
 
@@ -123,15 +140,29 @@ function PointsSection({ kind, title, noun, empty, entries, bodyOf }: Kind) {
             ) : (
               <li key={entry.id} className="flex flex-wrap items-center gap-x-3 gap-y-1 py-2">
                 <span className="font-medium text-zinc-900 tabular-nums break-all">{entry.shown}</span>
-                {entry.primary && <span className="rounded-full bg-indigo-50 px-2 py-0.5 text-xs font-semibold text-indigo-700">Primary</span>}
+                {entry.primary && (
+                  <span className="rounded-full bg-indigo-50 px-2 py-0.5 text-xs font-semibold text-indigo-700">Primary</span>
+                )}
                 {entry.detail && <span className="text-sm text-zinc-500">{entry.detail}</span>}
                 <span className="ml-auto flex gap-1">
                   {!entry.primary && (
-                    <Button size="sm" variant="ghost" aria-label={`Make ${entry.shown} primary`} onClick={() => makePrimary(entry)} disabled={point.isPending}>
+                    <Button
+                      size="sm"
+                      variant="ghost"
+                      aria-label={`Make ${entry.shown} primary`}
+                      onClick={() => makePrimary(entry)}
+                      disabled={point.isPending}
+                    >
                       Make primary
                     </Button>
                   )}
-                  <Button size="sm" variant="ghost" data-edit={entry.id} aria-label={`Edit ${entry.shown}`} onClick={() => setEditing(entry.id)}>
+                  <Button
+                    size="sm"
+                    variant="ghost"
+                    data-edit={entry.id}
+                    aria-label={`Edit ${entry.shown}`}
+                    onClick={() => setEditing(entry.id)}
+                  >
                     Edit
                   </Button>
                   <Button size="sm" variant="danger-ghost" aria-label={`Delete ${entry.shown}`} onClick={() => setDeleting(entry)}>
@@ -170,7 +201,9 @@ function PointsSection({ kind, title, noun, empty, entries, bodyOf }: Kind) {
         >
           <p>
             {`The ${noun} is removed from this contact.`}
-            {deleting?.primary && others > 0 ? ` It is the primary one: the oldest of the ${others} other${others === 1 ? '' : 's'} becomes primary.` : ''}
+            {deleting?.primary && others > 0
+              ? ` It is the primary one: the oldest of the ${others} other${others === 1 ? '' : 's'} becomes primary.`
+              : ''}
           </p>
         </ConfirmDialog>
       </Section>

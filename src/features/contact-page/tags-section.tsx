@@ -52,13 +52,18 @@ export function TagsSection() {
         ) : (
           <ul aria-label="Tags on this contact" className="flex flex-wrap gap-1.5">
             {held.map((tag) => (
-              <li key={tag.id} className="inline-flex items-center gap-1 rounded-full bg-zinc-100 py-0.5 pr-1 pl-2.5 text-sm font-medium text-zinc-800">
+              <li
+                key={tag.id}
+                className="inline-flex items-center gap-1 rounded-full bg-zinc-100 py-0.5 pr-1 pl-2.5 text-sm font-medium text-zinc-800"
+              >
                 {tag.title}
                 <button
                   type="button"
                   aria-label={`Remove tag ${tag.title}`}
                   disabled={change.isPending}
-                  onClick={() => change.mutate({ op: 'remove', tagId: tag.id }, { onSuccess: () => announce(`Tag “${tag.title}” removed`) })}
+                  onClick={() =>
+                    change.mutate({ op: 'remove', tagId: tag.id }, { onSuccess: () => announce(`Tag “${tag.title}” removed`) })
+                  }
                   className="flex size-5 items-center justify-center rounded-full text-zinc-500 hover:bg-zinc-200 hover:text-zinc-900 disabled:opacity-50"
                 >
                   <svg viewBox="0 0 20 20" fill="currentColor" className="size-3.5" aria-hidden="true">

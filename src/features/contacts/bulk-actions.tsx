@@ -19,12 +19,29 @@ type Props = {
 
 /** Shown while contacts are selected: what is selected, and what can be done to all of them. */
 export function BulkActions(props: Props) {
-  const { count, allMatching, canSelectAllMatching, totalResults, canTransfer, onSelectAllMatching, onClear, onDial, onBulk, onDeletePermanently } = props;
+  const {
+    count,
+    allMatching,
+    canSelectAllMatching,
+    totalResults,
+    canTransfer,
+    onSelectAllMatching,
+    onClear,
+    onDial,
+    onBulk,
+    onDeletePermanently,
+  } = props;
   if (count === 0) return null;
   return (
-    <div role="region" aria-label="Bulk actions" className="flex flex-wrap items-center gap-2 rounded-lg border border-indigo-200 bg-indigo-50 px-3 py-2">
+    <div
+      role="region"
+      aria-label="Bulk actions"
+      className="flex flex-wrap items-center gap-2 rounded-lg border border-indigo-200 bg-indigo-50 px-3 py-2"
+    >
       <p className="text-sm font-medium text-indigo-900" aria-live="polite">
-        {allMatching ? `All ${formatCount(totalResults, 'matching contact', 'matching contacts')} selected` : `${count.toLocaleString()} selected`}
+        {allMatching
+          ? `All ${formatCount(totalResults, 'matching contact', 'matching contacts')} selected`
+          : `${count.toLocaleString()} selected`}
       </p>
       {canSelectAllMatching && !allMatching && (
         <Button size="sm" variant="ghost" className="text-indigo-700" onClick={onSelectAllMatching}>

@@ -11,7 +11,12 @@ import { errorMessage } from '../../lib/api-client';
 import { formatCount } from '../../lib/format';
 
 /** A bulk change the user has asked for and not yet confirmed. */
-export type BulkDraft = { action: BulkAction; selection: BulkSelection; count: number; /** Made from the grid's selection (which it then uses up). */ fromSelection: boolean };
+export type BulkDraft = {
+  action: BulkAction;
+  selection: BulkSelection;
+  count: number;
+  /** Made from the grid's selection (which it then uses up). */ fromSelection: boolean;
+};
 
 /** A started job with what the user chose, to describe its progress and result in words. */
 export type StartedJob = { job: BulkJobRecord; action: BulkAction; selection: BulkSelection; target: string; fromSelection: boolean };
@@ -72,7 +77,9 @@ function BulkJobForm({ draft, owners, onClose, onStarted }: Omit<Props, 'draft'>
       }
       case 'remove_tag': {
         const tag = choices.tags.find((t) => String(t.id) === value);
-        return tag ? { request: { action, selection, tag: { id: tag.id } }, target: tag.title } : { error: 'Tag is required: pick the tag to remove.' };
+        return tag
+          ? { request: { action, selection, tag: { id: tag.id } }, target: tag.title }
+          : { error: 'Tag is required: pick the tag to remove.' };
       }
       case 'move': {
         const folder = choices.folders.find((f) => f.id === value);
@@ -80,7 +87,9 @@ function BulkJobForm({ draft, owners, onClose, onStarted }: Omit<Props, 'draft'>
       }
       case 'transfer': {
         const member = choices.owners.find((o) => o.id === value);
-        return member ? { request: { action, selection, memberId: member.id }, target: member.name } : { error: 'Member is required: pick who gets the contacts.' };
+        return member
+          ? { request: { action, selection, memberId: member.id }, target: member.name }
+          : { error: 'Member is required: pick who gets the contacts.' };
       }
       case 'trash':
         return { request: { action, selection }, target: '' };
@@ -95,11 +104,15 @@ function BulkJobForm({ draft, owners, onClose, onStarted }: Omit<Props, 'draft'>
       return;
     }
     start.mutate(choice.request, {
-      onSuccess: (job) => onStarted({ job, action: draft.action, selection: draft.selection, target: choice.target, fromSelection: draft.fromSelection }),
+      onSuccess: (job) =>
+        onStarted({ job, action: draft.action, selection: draft.selection, target: choice.target, fromSelection: draft.fromSelection }),
     });
   };
 
-  const what = draft.selection.kind === 'filter' ? `all ${formatCount(draft.count, 'matching contact', 'matching contacts')}` : formatCount(draft.count, 'selected contact', 'selected contacts');
+  const what =
+    draft.selection.kind === 'filter'
+      ? `all ${formatCount(draft.count, 'matching contact', 'matching contacts')}`
+      : formatCount(draft.count, 'selected contact', 'selected contacts');
 
   return (
     <Dialog
@@ -124,7 +137,15 @@ function BulkJobForm({ draft, owners, onClose, onStarted }: Omit<Props, 'draft'>
       <form id={formId} onSubmit={submit} noValidate className="space-y-3">
         {draft.action === 'add_tag' && (
           <>
-            <TextField label="Tag" list={listId} autoComplete="off" value={value} onChange={(e) => setValue(e.target.value)} error={fieldError} hint="Pick a tag or type a new one." />
+            <TextField
+              label="Tag"
+              list={listId}
+              autoComplete="off"
+              value={value}
+              onChange={(e) => setValue(e.target.value)}
+              error={fieldError}
+              hint="Pick a tag or type a new one."
+            />
             <datalist id={listId}>
               {choices.tags.map((t) => (
                 <option key={t.id} value={t.title} />
@@ -138,7 +159,10 @@ function BulkJobForm({ draft, owners, onClose, onStarted }: Omit<Props, 'draft'>
             value={value}
             onChange={(e) => setValue(e.target.value)}
             error={fieldError}
-            options={[{ value: '', label: choices.loading ? 'Loading tags…' : 'Choose a tag' }, ...choices.tags.map((t) => ({ value: String(t.id), label: t.title }))]}
+            options={[
+              { value: '', label: choices.loading ? 'Loading tags…' : 'Choose a tag' },
+              ...choices.tags.map((t) => ({ value: String(t.id), label: t.title })),
+            ]}
           />
         )}
         {draft.action === 'move' && (
@@ -146,7 +170,10 @@ function BulkJobForm({ draft, owners, onClose, onStarted }: Omit<Props, 'draft'>
             label="Folder"
             value={value}
             onChange={(e) => setValue(e.target.value)}
-            options={[{ value: '', label: 'No folder' }, ...choices.folders.map((f) => ({ value: f.id, label: f.parentId ? `\u2003${f.name}` : f.name }))]}
+            options={[
+              { value: '', label: 'No folder' },
+              ...choices.folders.map((f) => ({ value: f.id, label: f.parentId ? `\u2003${f.name}` : f.name })),
+            ]}
           />
         )}
         {draft.action === 'transfer' && (
@@ -164,7 +191,9 @@ function BulkJobForm({ draft, owners, onClose, onStarted }: Omit<Props, 'draft'>
             {draft.selection.kind === 'ids' ? ' You can undo this right after.' : ' A whole filtered view cannot be undone from here.'}
           </p>
         )}
-        {draft.count > 500 && <p className="text-xs text-zinc-500">This runs on the server in steps of 500; you can keep working while it does.</p>}
+        {draft.count > 500 && (
+          <p className="text-xs text-zinc-500">This runs on the server in steps of 500; you can keep working while it does.</p>
+        )}
         {start.isError && (
           <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
             {errorMessage(start.error)}

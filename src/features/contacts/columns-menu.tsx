@@ -11,7 +11,11 @@ function ColumnChoices({ legend, columns }: { legend: string; columns: Column<Co
       <div className="space-y-0.5">
         {columns.map((column) => (
           <div key={column.id} className="rounded-md px-2 py-1.5 hover:bg-zinc-50">
-            <Checkbox label={column.columnDef.meta?.label ?? column.id} checked={column.getIsVisible()} onChange={column.getToggleVisibilityHandler()} />
+            <Checkbox
+              label={column.columnDef.meta?.label ?? column.id}
+              checked={column.getIsVisible()}
+              onChange={column.getToggleVisibilityHandler()}
+            />
           </div>
         ))}
       </div>

@@ -49,7 +49,12 @@ export function conflictRows({ base, current, typed, dirty }: Omit<ConflictState
     });
   }
   const theirNote = (current.record.notes?.notes ?? '') !== (base.notes?.notes ?? '') ? `Added: ${newestNote(current.record)}` : '—';
-  if (typed.notes.trim() || theirNote !== '—') rows.push({ field: 'notes', label: 'Notes', cells: ['—', theirNote, typed.notes.trim() ? `Adds: ${typed.notes.trim()}` : 'Not changed by you'] });
+  if (typed.notes.trim() || theirNote !== '—')
+    rows.push({
+      field: 'notes',
+      label: 'Notes',
+      cells: ['—', theirNote, typed.notes.trim() ? `Adds: ${typed.notes.trim()}` : 'Not changed by you'],
+    });
   if (typed.tags.trim()) rows.push({ field: 'tags', label: 'Tags', cells: ['—', '—', `Adds: ${typed.tags}`] });
   return rows;
 }
@@ -108,8 +113,8 @@ export function ConflictReview({ conflict, folders, onBack, onReload, onApplied 
       )}
       <ChangeTable caption="What changed" headings={['When you opened it', 'Now', 'Yours']} rows={rows} />
       <p className="mt-3 text-xs text-zinc-500">
-        Applying your changes saves the fields you changed over the current version; fields only they changed keep their values.
-        Reloading drops your changes.
+        Applying your changes saves the fields you changed over the current version; fields only they changed keep their values. Reloading
+        drops your changes.
       </p>
     </Dialog>
   );

@@ -33,7 +33,12 @@ export function ContactCards({ table, loading, onEdit, caption }: Props) {
         return (
           <li key={row.id} className={`flex items-start gap-1 px-1 py-1 ${row.getIsSelected() ? 'bg-indigo-50/60' : ''}`}>
             <label className="flex size-11 shrink-0 cursor-pointer items-center justify-center">
-              <Checkbox aria-label={`Select ${name}`} checked={row.getIsSelected()} onChange={row.getToggleSelectedHandler()} className="size-5" />
+              <Checkbox
+                aria-label={`Select ${name}`}
+                checked={row.getIsSelected()}
+                onChange={row.getToggleSelectedHandler()}
+                className="size-5"
+              />
             </label>
             <div className="min-w-0 flex-1 py-2">
               <Link to={contactHref(c)} className="block min-h-6 truncate font-medium text-zinc-900 hover:text-indigo-700">

@@ -147,7 +147,19 @@ type WireBody = Record<string, unknown>;
 /** Body of POST /rest/1/contacts: only what was filled in. */
 export function createBodyFrom(values: ContactFormOutput): WireBody {
   const body: WireBody = {};
-  const textFields = ['first_name', 'last_name', 'email', 'phone', 'address1', 'address2', 'city', 'state', 'zip', 'country', 'notes'] as const;
+  const textFields = [
+    'first_name',
+    'last_name',
+    'email',
+    'phone',
+    'address1',
+    'address2',
+    'city',
+    'state',
+    'zip',
+    'country',
+    'notes',
+  ] as const;
   for (const key of textFields) {
     const value = values[key];
     if (value) body[key] = value;

@@ -20,13 +20,30 @@ type Props = {
 
 function SortIcon({ direction }: { direction: 'ascending' | 'descending' | 'none' }) {
   return (
-    <svg viewBox="0 0 20 20" fill="currentColor" className={`size-3.5 ${direction === 'none' ? 'text-zinc-300 group-hover:text-zinc-400' : 'text-indigo-600'}`} aria-hidden="true">
+    <svg
+      viewBox="0 0 20 20"
+      fill="currentColor"
+      className={`size-3.5 ${direction === 'none' ? 'text-zinc-300 group-hover:text-zinc-400' : 'text-indigo-600'}`}
+      aria-hidden="true"
+    >
       {direction === 'ascending' ? (
-        <path fillRule="evenodd" d="M10 5a.75.75 0 0 1 .55.24l4 4.25a.75.75 0 1 1-1.1 1.02L10 6.84l-3.45 3.67a.75.75 0 1 1-1.1-1.02l4-4.25A.75.75 0 0 1 10 5Z" clipRule="evenodd" />
+        <path
+          fillRule="evenodd"
+          d="M10 5a.75.75 0 0 1 .55.24l4 4.25a.75.75 0 1 1-1.1 1.02L10 6.84l-3.45 3.67a.75.75 0 1 1-1.1-1.02l4-4.25A.75.75 0 0 1 10 5Z"
+          clipRule="evenodd"
+        />
       ) : direction === 'descending' ? (
-        <path fillRule="evenodd" d="M10 15a.75.75 0 0 1-.55-.24l-4-4.25a.75.75 0 1 1 1.1-1.02L10 13.16l3.45-3.67a.75.75 0 1 1 1.1 1.02l-4 4.25A.75.75 0 0 1 10 15Z" clipRule="evenodd" />
+        <path
+          fillRule="evenodd"
+          d="M10 15a.75.75 0 0 1-.55-.24l-4-4.25a.75.75 0 1 1 1.1-1.02L10 13.16l3.45-3.67a.75.75 0 1 1 1.1 1.02l-4 4.25A.75.75 0 0 1 10 15Z"
+          clipRule="evenodd"
+        />
       ) : (
-        <path fillRule="evenodd" d="M10 3a.75.75 0 0 1 .55.24l3.25 3.5a.75.75 0 1 1-1.1 1.02L10 4.852 7.3 7.76a.75.75 0 0 1-1.1-1.02l3.25-3.5A.75.75 0 0 1 10 3Zm-3.76 9.2a.75.75 0 0 1 1.06.04l2.7 2.908 2.7-2.908a.75.75 0 1 1 1.1 1.02l-3.25 3.5a.75.75 0 0 1-1.1 0l-3.25-3.5a.75.75 0 0 1 .04-1.06Z" clipRule="evenodd" />
+        <path
+          fillRule="evenodd"
+          d="M10 3a.75.75 0 0 1 .55.24l3.25 3.5a.75.75 0 1 1-1.1 1.02L10 4.852 7.3 7.76a.75.75 0 0 1-1.1-1.02l3.25-3.5A.75.75 0 0 1 10 3Zm-3.76 9.2a.75.75 0 0 1 1.06.04l2.7 2.908 2.7-2.908a.75.75 0 1 1 1.1 1.02l-3.25 3.5a.75.75 0 0 1-1.1 0l-3.25-3.5a.75.75 0 0 1 .04-1.06Z"
+          clipRule="evenodd"
+        />
       )}
     </svg>
   );
@@ -77,7 +94,10 @@ export function ContactsGrid({ table, params, totalResults, onSort, onOpen, onEd
   const scrollRef = useRef<HTMLDivElement>(null);
   const captionId = useId();
   const pageKey = JSON.stringify(params);
-  const nameCol = Math.max(0, columns.findIndex((c) => c.id === 'name'));
+  const nameCol = Math.max(
+    0,
+    columns.findIndex((c) => c.id === 'name'),
+  );
   const firstRowIndex = (params.page - 1) * params.page_size + 2;
 
   const keyboard = useGridKeyboard(tableRef, {
@@ -122,7 +142,10 @@ export function ContactsGrid({ table, params, totalResults, onSort, onOpen, onEd
                   <tr key={i} aria-hidden="true">
                     {columns.map((c) => (
                       <td key={c.id} className="border-b border-zinc-100 px-3 py-3">
-                        <div className="h-3.5 animate-pulse rounded bg-zinc-100" style={{ width: c.id === 'select' ? 16 : `${50 + ((i * 37 + c.id.length * 13) % 45)}%` }} />
+                        <div
+                          className="h-3.5 animate-pulse rounded bg-zinc-100"
+                          style={{ width: c.id === 'select' ? 16 : `${50 + ((i * 37 + c.id.length * 13) % 45)}%` }}
+                        />
                       </td>
                     ))}
                   </tr>

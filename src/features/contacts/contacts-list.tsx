@@ -30,7 +30,14 @@ type Props = {
   onPageSize: (size: number) => void;
 };
 
-function Empty({ hasFilters, emptyText, folderName, inFolder, onClearFilters, onNewContact }: Pick<Props, 'hasFilters' | 'emptyText' | 'folderName' | 'onClearFilters' | 'onNewContact'> & { inFolder: boolean }) {
+function Empty({
+  hasFilters,
+  emptyText,
+  folderName,
+  inFolder,
+  onClearFilters,
+  onNewContact,
+}: Pick<Props, 'hasFilters' | 'emptyText' | 'folderName' | 'onClearFilters' | 'onNewContact'> & { inFolder: boolean }) {
   if (hasFilters) {
     return (
       <EmptyState title="No contacts match" action={<Button onClick={onClearFilters}>Clear search and filters</Button>}>
@@ -38,7 +45,8 @@ function Empty({ hasFilters, emptyText, folderName, inFolder, onClearFilters, on
       </EmptyState>
     );
   }
-  if (inFolder) return <EmptyState title="This folder is empty">Contacts you file in {folderName ?? 'this folder'} appear here.</EmptyState>;
+  if (inFolder)
+    return <EmptyState title="This folder is empty">Contacts you file in {folderName ?? 'this folder'} appear here.</EmptyState>;
   return (
     <EmptyState
       title="No contacts yet"
@@ -77,7 +85,14 @@ export function ContactsList(props: Props) {
       aria-busy={loading || list.isPlaceholderData}
       className="flex flex-col overflow-hidden rounded-lg border border-zinc-200 bg-white shadow-sm sm:min-h-0 sm:flex-1"
     >
-      {showError && <ErrorState title="Contacts could not be loaded" message={errorMessage(list.error)} onRetry={() => void list.refetch()} retrying={list.isFetching} />}
+      {showError && (
+        <ErrorState
+          title="Contacts could not be loaded"
+          message={errorMessage(list.error)}
+          onRetry={() => void list.refetch()}
+          retrying={list.isFetching}
+        />
+      )}
       {loading && (
         <p className="sr-only" role="status">
           Loading contacts…

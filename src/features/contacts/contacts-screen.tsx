@@ -113,7 +113,8 @@ export function ContactsScreen() {
     setDialLaunch({ target: { kind: 'selected', ids }, summary: formatCount(ids.length, 'selected contact', 'selected contacts') });
   };
 
-  const startBulk = (action: BulkAction) => setBulkDraft({ action, selection: selection.bulkSelection(), count: selection.count, fromSelection: true });
+  const startBulk = (action: BulkAction) =>
+    setBulkDraft({ action, selection: selection.bulkSelection(), count: selection.count, fromSelection: true });
 
   const onJobStarted = (started: StartedJob) => {
     setBulkDraft(null);
@@ -218,7 +219,9 @@ export function ContactsScreen() {
           setEditor(null);
           announce(message);
         }}
-        onTrash={(contact) => setBulkDraft({ action: 'trash', selection: { kind: 'ids', ids: [contact.contact_user_id] }, count: 1, fromSelection: false })}
+        onTrash={(contact) =>
+          setBulkDraft({ action: 'trash', selection: { kind: 'ids', ids: [contact.contact_user_id] }, count: 1, fromSelection: false })
+        }
       />
       <BulkJobDialog draft={bulkDraft} owners={grid.owners} onClose={() => setBulkDraft(null)} onStarted={onJobStarted} />
       <DeleteConfirmation request={deleteRequest} onCancel={() => setDeleteRequest(null)} onDone={onDeleted} />

@@ -60,8 +60,17 @@ function SearchBox({ value, onChange }: { value: string; onChange: (value: strin
 
   return (
     <div className="relative w-full sm:max-w-xs">
-      <svg viewBox="0 0 20 20" fill="currentColor" className="pointer-events-none absolute top-2.5 left-2.5 size-4 text-zinc-400" aria-hidden="true">
-        <path fillRule="evenodd" d="M9 3.5a5.5 5.5 0 1 0 0 11 5.5 5.5 0 0 0 0-11ZM2 9a7 7 0 1 1 12.452 4.391l3.328 3.329a.75.75 0 1 1-1.06 1.06l-3.329-3.328A7 7 0 0 1 2 9Z" clipRule="evenodd" />
+      <svg
+        viewBox="0 0 20 20"
+        fill="currentColor"
+        className="pointer-events-none absolute top-2.5 left-2.5 size-4 text-zinc-400"
+        aria-hidden="true"
+      >
+        <path
+          fillRule="evenodd"
+          d="M9 3.5a5.5 5.5 0 1 0 0 11 5.5 5.5 0 0 0 0-11ZM2 9a7 7 0 1 1 12.452 4.391l3.328 3.329a.75.75 0 1 1-1.06 1.06l-3.329-3.328A7 7 0 0 1 2 9Z"
+          clipRule="evenodd"
+        />
       </svg>
       <input
         type="search"
@@ -92,10 +101,16 @@ export function ContactsToolbar({ params, update, owners }: Props) {
   if (owners && params.owner_id && !ownerOptions.some((o) => o.value === params.owner_id)) {
     ownerOptions.push({ value: params.owner_id, label: `Member ${params.owner_id}` });
   }
-  const sortOptions = SORT_CHOICES.filter((c) => owners || !c.managersOnly).map((c) => ({ value: sortValue(c.sortBy, c.order), label: c.label }));
+  const sortOptions = SORT_CHOICES.filter((c) => owners || !c.managersOnly).map((c) => ({
+    value: sortValue(c.sortBy, c.order),
+    label: c.label,
+  }));
   const currentSort = sortValue(params.sort_by, params.sort_order);
   if (!sortOptions.some((o) => o.value === currentSort)) {
-    sortOptions.push({ value: currentSort, label: `${params.sort_by.replace('_', ' ')} (${params.sort_order === 'ASC' ? 'ascending' : 'descending'})` });
+    sortOptions.push({
+      value: currentSort,
+      label: `${params.sort_by.replace('_', ' ')} (${params.sort_order === 'ASC' ? 'ascending' : 'descending'})`,
+    });
   }
 
   return (

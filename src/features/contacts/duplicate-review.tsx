@@ -1,7 +1,14 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import type { ContactRecord } from '../../../server/contracts/contact-records';
-import { fetchVersioned, STALE_VERSION, useCreateContact, useUpdateContact, type ContactWriteBody, type VersionedContact } from '../../api/contacts';
+import {
+  fetchVersioned,
+  STALE_VERSION,
+  useCreateContact,
+  useUpdateContact,
+  type ContactWriteBody,
+  type VersionedContact,
+} from '../../api/contacts';
 import type { Folder } from '../../api/folders';
 import { Button } from '../../components/ui/button';
 import { Dialog } from '../../components/ui/dialog';
@@ -116,7 +123,10 @@ export function DuplicateReview({ review, folders, onBack, onDone }: Props) {
 
   const createSeparate = () => {
     setError(null);
-    create.mutate({ ...review.body, allow_duplicates: 1 }, { onSuccess: () => onDone('Contact saved as a separate contact'), onError: (e) => setError(errorMessage(e)) });
+    create.mutate(
+      { ...review.body, allow_duplicates: 1 },
+      { onSuccess: () => onDone('Contact saved as a separate contact'), onError: (e) => setError(errorMessage(e)) },
+    );
   };
 
   const busy = create.isPending || update.isPending;
@@ -129,7 +139,13 @@ export function DuplicateReview({ review, folders, onBack, onDone }: Props) {
       onClose={onBack}
       preventClose={busy}
       size="lg"
-      title={target ? `Update ${contactDisplayName(target.record)}?` : many ? `${review.matches.length} contacts have this e-mail or phone` : 'A contact with this e-mail or phone exists'}
+      title={
+        target
+          ? `Update ${contactDisplayName(target.record)}?`
+          : many
+            ? `${review.matches.length} contacts have this e-mail or phone`
+            : 'A contact with this e-mail or phone exists'
+      }
       description={target ? 'These fields change; the others stay as they are.' : 'Nothing is saved until you choose.'}
       footer={
         target ? (
@@ -159,19 +175,19 @@ export function DuplicateReview({ review, folders, onBack, onDone }: Props) {
         </p>
       )}
       <div ref={stepRef} data-step>
-      {target ? (
-        rows.length > 0 ? (
-          <ChangeTable caption="Changes to the existing contact" headings={['Now', 'After the update']} rows={rows} />
+        {target ? (
+          rows.length > 0 ? (
+            <ChangeTable caption="Changes to the existing contact" headings={['Now', 'After the update']} rows={rows} />
+          ) : (
+            <p className="text-sm text-zinc-700">The existing contact already has every value you typed.</p>
+          )
         ) : (
-          <p className="text-sm text-zinc-700">The existing contact already has every value you typed.</p>
-        )
-      ) : (
-        <ul className="divide-y divide-zinc-100" aria-label="Existing contacts">
-          {review.matches.map((m) => (
-            <MatchSummary key={m.contact_user_id} match={m} onUpdate={() => void choose(m)} busy={loadingId === m.contact_user_id} />
-          ))}
-        </ul>
-      )}
+          <ul className="divide-y divide-zinc-100" aria-label="Existing contacts">
+            {review.matches.map((m) => (
+              <MatchSummary key={m.contact_user_id} match={m} onUpdate={() => void choose(m)} busy={loadingId === m.contact_user_id} />
+            ))}
+          </ul>
+        )}
       </div>
     </Dialog>
   );

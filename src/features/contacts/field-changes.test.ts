@@ -5,7 +5,9 @@ import { emptyContactValues, type ContactFormValues } from './contact-form-schem
 import { displayValue, sameValue } from './field-changes';
 
 /** Only what the comparison reads of a record. */
-function record(fields: Partial<{ first_name: string; last_name: string; email: string; phone: string; city: string; notes: string }>): ContactRecord {
+function record(
+  fields: Partial<{ first_name: string; last_name: string; email: string; phone: string; city: string; notes: string }>,
+): ContactRecord {
   return {
     contact_user_id: '7',
     first_name: fields.first_name ?? '',
@@ -47,11 +49,20 @@ describe('displayValue', () => {
 
 describe('conflictRows', () => {
   const base = record({ first_name: 'Morgan', last_name: 'Shared', city: 'Austin' });
-  const typed = (changes: Partial<ContactFormValues>): ContactFormValues => ({ ...emptyContactValues, first_name: 'Morgan', last_name: 'Shared', city: 'Austin', ...changes });
+  const typed = (changes: Partial<ContactFormValues>): ContactFormValues => ({
+    ...emptyContactValues,
+    first_name: 'Morgan',
+    last_name: 'Shared',
+    city: 'Austin',
+    ...changes,
+  });
 
   it('shows what they changed, what the user changed, and flags a field both changed differently', () => {
     const current = { record: record({ first_name: 'Morgan', last_name: 'Sharp', city: 'Boston' }), etag: '"7.3"' };
-    const rows = conflictRows({ base, current, typed: typed({ first_name: 'Morgana', city: 'Dallas' }), dirty: { first_name: true, city: true } }, []);
+    const rows = conflictRows(
+      { base, current, typed: typed({ first_name: 'Morgana', city: 'Dallas' }), dirty: { first_name: true, city: true } },
+      [],
+    );
     expect(rows.map((r) => [r.field, r.cells, Boolean(r.clash)])).toEqual([
       ['first_name', ['Morgan', 'Morgan', 'Morgana'], false],
       ['last_name', ['Shared', 'Sharp', 'Not changed by you'], false],
@@ -60,9 +71,14 @@ describe('conflictRows', () => {
   });
 
   it('lists a note the user adds and one someone else added', () => {
-    const current = { record: record({ first_name: 'Morgan', last_name: 'Shared', city: 'Austin', notes: '2026-11-23 10:00:00 - Alex: Called.\n\nolder' }), etag: null };
+    const current = {
+      record: record({ first_name: 'Morgan', last_name: 'Shared', city: 'Austin', notes: '2026-11-23 10:00:00 - Alex: Called.\n\nolder' }),
+      etag: null,
+    };
     const rows = conflictRows({ base, current, typed: typed({ notes: 'Prefers e-mail.' }), dirty: { notes: true } }, []);
-    expect(rows).toEqual([{ field: 'notes', label: 'Notes', cells: ['—', 'Added: 2026-11-23 10:00:00 - Alex: Called.', 'Adds: Prefers e-mail.'] }]);
+    expect(rows).toEqual([
+      { field: 'notes', label: 'Notes', cells: ['—', 'Added: 2026-11-23 10:00:00 - Alex: Called.', 'Adds: Prefers e-mail.'] },
+    ]);
   });
 
   it('is empty when nobody changed anything that shows', () => {

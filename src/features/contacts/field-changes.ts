@@ -9,8 +9,20 @@ import { formatDate, formatPhone } from '../../lib/format';
 import { FIELD_LABELS, valuesFromContact, type ContactFieldName, type ContactFormValues } from './contact-form-schema';
 
 export const COMPARED_FIELDS = [
-  'first_name', 'last_name', 'email', 'phone', 'phone_type', 'address1', 'address2', 'city', 'state', 'zip', 'country',
-  'category_id', 'rating', 'consent_date',
+  'first_name',
+  'last_name',
+  'email',
+  'phone',
+  'phone_type',
+  'address1',
+  'address2',
+  'city',
+  'state',
+  'zip',
+  'country',
+  'category_id',
+  'rating',
+  'consent_date',
 ] as const satisfies readonly ContactFieldName[];
 
 export type ComparedField = (typeof COMPARED_FIELDS)[number];

@@ -56,7 +56,8 @@ export function useContactSave({ contact, etag, getValues, dirtyFields, setError
     /* 'skip': should a duplicate appear between the check and the save, nothing is overwritten; ask again. */
     const created = await createContact.mutateAsync({ ...body, on_duplicate: 'skip' });
     if (created.duplicate_action === 'skipped') {
-      if (!(await findDuplicates(typed, body))) setFormError(['A contact with this e-mail or phone was added meanwhile. Save again to choose what to do.']);
+      if (!(await findDuplicates(typed, body)))
+        setFormError(['A contact with this e-mail or phone was added meanwhile. Save again to choose what to do.']);
       return;
     }
     onSaved({ message: 'Contact saved' });

@@ -43,9 +43,7 @@ export function useGridColumns(params: ContactListParams, onEdit: (contact: Cont
 
   const owners = useMemo(() => {
     if (!leadsTeam || !ownersQuery.data) return null;
-    return ownersQuery.data
-      .map((m) => ({ id: String(m.user_id), name: memberName(m) }))
-      .sort((a, b) => a.name.localeCompare(b.name));
+    return ownersQuery.data.map((m) => ({ id: String(m.user_id), name: memberName(m) })).sort((a, b) => a.name.localeCompare(b.name));
   }, [leadsTeam, ownersQuery.data]);
 
   const customFields = fieldsQuery.data;

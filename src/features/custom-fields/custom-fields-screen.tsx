@@ -24,8 +24,10 @@ const arrow = (d: string) => (
     <path fillRule="evenodd" d={d} clipRule="evenodd" />
   </svg>
 );
-const UP = 'M10 17a.75.75 0 0 1-.75-.75V5.612L5.29 9.77a.75.75 0 0 1-1.08-1.04l5.25-5.5a.75.75 0 0 1 1.08 0l5.25 5.5a.75.75 0 1 1-1.08 1.04l-3.96-4.158V16.25A.75.75 0 0 1 10 17Z';
-const DOWN = 'M10 3a.75.75 0 0 1 .75.75v10.638l3.96-4.158a.75.75 0 1 1 1.08 1.04l-5.25 5.5a.75.75 0 0 1-1.08 0l-5.25-5.5a.75.75 0 1 1 1.08-1.04l3.96 4.158V3.75A.75.75 0 0 1 10 3Z';
+const UP =
+  'M10 17a.75.75 0 0 1-.75-.75V5.612L5.29 9.77a.75.75 0 0 1-1.08-1.04l5.25-5.5a.75.75 0 0 1 1.08 0l5.25 5.5a.75.75 0 1 1-1.08 1.04l-3.96-4.158V16.25A.75.75 0 0 1 10 17Z';
+const DOWN =
+  'M10 3a.75.75 0 0 1 .75.75v10.638l3.96-4.158a.75.75 0 1 1 1.08 1.04l-5.25 5.5a.75.75 0 0 1-1.08 0l-5.25-5.5a.75.75 0 1 1 1.08-1.04l3.96 4.158V3.75A.75.75 0 0 1 10 3Z';
 
 /** Custom-field definitions in display order: create, rename, reorder, delete (the vendor's). */
 export function CustomFieldsScreen() {
@@ -67,35 +69,64 @@ export function CustomFieldsScreen() {
         }
       />
       <InlineError error={reorder.error} />
-      <section aria-label="Custom fields" aria-busy={fields.isFetching || reorder.isPending} className="overflow-x-auto rounded-lg border border-zinc-200 bg-white shadow-sm">
+      <section
+        aria-label="Custom fields"
+        aria-busy={fields.isFetching || reorder.isPending}
+        className="overflow-x-auto rounded-lg border border-zinc-200 bg-white shadow-sm"
+      >
         {fields.isPending && (
           <div className="flex justify-center py-12">
             <Spinner label="Loading custom fields…" />
           </div>
         )}
-        {fields.isError && <ErrorState title="Custom fields could not be loaded" message={errorMessage(fields.error)} onRetry={() => void fields.refetch()} retrying={fields.isFetching} />}
-        {fields.isSuccess && list.length === 0 && <EmptyState title="No custom fields yet">Create one to give contacts more details, such as a company or a renewal date.</EmptyState>}
+        {fields.isError && (
+          <ErrorState
+            title="Custom fields could not be loaded"
+            message={errorMessage(fields.error)}
+            onRetry={() => void fields.refetch()}
+            retrying={fields.isFetching}
+          />
+        )}
+        {fields.isSuccess && list.length === 0 && (
+          <EmptyState title="No custom fields yet">
+            Create one to give contacts more details, such as a company or a renewal date.
+          </EmptyState>
+        )}
         {list.length > 0 && (
           <table className="w-full text-left text-sm">
             <caption className="sr-only">Custom fields in display order</caption>
             <thead className="bg-zinc-50 text-xs text-zinc-500">
               <tr>
-                <th scope="col" className="px-4 py-2 font-medium">Order</th>
-                <th scope="col" className="px-2 py-2 font-medium">Name</th>
-                <th scope="col" className="px-2 py-2 font-medium">Type</th>
-                <th scope="col" className="px-2 py-2 text-right font-medium">Contacts with a value</th>
-                <th scope="col" className="px-4 py-2 font-medium"><span className="sr-only">Actions</span></th>
+                <th scope="col" className="px-4 py-2 font-medium">
+                  Order
+                </th>
+                <th scope="col" className="px-2 py-2 font-medium">
+                  Name
+                </th>
+                <th scope="col" className="px-2 py-2 font-medium">
+                  Type
+                </th>
+                <th scope="col" className="px-2 py-2 text-right font-medium">
+                  Contacts with a value
+                </th>
+                <th scope="col" className="px-4 py-2 font-medium">
+                  <span className="sr-only">Actions</span>
+                </th>
               </tr>
             </thead>
             <tbody className="divide-y divide-zinc-100">
               {list.map((field, i) => (
                 <tr key={field.id}>
                   <td className="px-4 py-2 text-zinc-500 tabular-nums">{i + 1}</td>
-                  <th scope="row" className="px-2 py-2 font-medium text-zinc-900">{field.name}</th>
+                  <th scope="row" className="px-2 py-2 font-medium text-zinc-900">
+                    {field.name}
+                  </th>
                   <td className="px-2 py-2 text-zinc-700">
                     {field.typeName}
                     {field.typeId === 6 && (
-                      <p className="text-xs text-zinc-500">{field.options.length ? `Options: ${field.options.map((o) => o.label).join(', ')}` : 'No options yet'}</p>
+                      <p className="text-xs text-zinc-500">
+                        {field.options.length ? `Options: ${field.options.map((o) => o.label).join(', ')}` : 'No options yet'}
+                      </p>
                     )}
                   </td>
                   <td className="px-2 py-2 text-right text-zinc-700 tabular-nums">{field.contactCount.toLocaleString()}</td>
@@ -103,13 +134,24 @@ export function CustomFieldsScreen() {
                     <Button size="sm" variant="ghost" aria-label={`Move ${field.name} up`} disabled={i === 0} onClick={() => move(i, -1)}>
                       {arrow(UP)}
                     </Button>
-                    <Button size="sm" variant="ghost" aria-label={`Move ${field.name} down`} disabled={i === list.length - 1} onClick={() => move(i, 1)}>
+                    <Button
+                      size="sm"
+                      variant="ghost"
+                      aria-label={`Move ${field.name} down`}
+                      disabled={i === list.length - 1}
+                      onClick={() => move(i, 1)}
+                    >
                       {arrow(DOWN)}
                     </Button>
                     <Button size="sm" variant="ghost" aria-label={`Rename ${field.name}`} onClick={() => open(setEditing, field.id)}>
                       Rename
                     </Button>
-                    <Button size="sm" variant="danger-ghost" aria-label={`Delete ${field.name}`} onClick={() => open(setDeleting, field.id)}>
+                    <Button
+                      size="sm"
+                      variant="danger-ghost"
+                      aria-label={`Delete ${field.name}`}
+                      onClick={() => open(setDeleting, field.id)}
+                    >
                       Delete
                     </Button>
                   </td>

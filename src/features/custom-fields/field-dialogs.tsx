@@ -14,7 +14,10 @@ import { formatCount } from '../../lib/format';
 const schema = createFieldBody.pick({ display_name: true, type: true });
 type Input = z.input<typeof schema>;
 const LABELS = { display_name: 'Name', type: 'Type' } as const;
-const FIELDS: FieldMap<Input> = { display_name: { name: 'display_name', label: LABELS.display_name }, type: { name: 'type', label: LABELS.type } };
+const FIELDS: FieldMap<Input> = {
+  display_name: { name: 'display_name', label: LABELS.display_name },
+  type: { name: 'type', label: LABELS.type },
+};
 
 /** A new definition (`field` null) or a new name for one; mounted each time it opens, so its form starts from its values. */
 export function FieldDialog({ open, field, onClose }: { open: boolean; field: CustomField | null; onClose: () => void }) {
@@ -51,14 +54,23 @@ function FieldForm({ field, onClose }: { field: CustomField | null; onClose: () 
   return (
     <FormDialog
       title={field ? `Rename the custom field ${field.name}` : 'New custom field'}
-      description={field ? `The new name shows on the ${formatCount(field.contactCount, 'contact', 'contacts')} holding a value.` : undefined}
+      description={
+        field ? `The new name shows on the ${formatCount(field.contactCount, 'contact', 'contacts')} holding a value.` : undefined
+      }
       submitLabel={field ? 'Rename field' : 'Create field'}
       busy={busy}
       onClose={onClose}
       onSubmit={submit}
     >
       <FormAlert title={field ? 'The field was not renamed.' : 'The field was not created.'} messages={problems} />
-      <TextField label={LABELS.display_name} required autoComplete="off" maxLength={100} error={message('display_name')} {...register('display_name')} />
+      <TextField
+        label={LABELS.display_name}
+        required
+        autoComplete="off"
+        maxLength={100}
+        error={message('display_name')}
+        {...register('display_name')}
+      />
       {!field && (
         <SelectField
           label={LABELS.type}
@@ -100,7 +112,10 @@ export function DeleteFieldDialog({ field, onClose }: { field: CustomField | nul
     >
       {field && (
         <>
-          <p>{`${count} a value for ${field.name}.`} Deleting the field removes those values for good: this cannot be undone, and they cannot be restored.</p>
+          <p>
+            {`${count} a value for ${field.name}.`} Deleting the field removes those values for good: this cannot be undone, and they cannot
+            be restored.
+          </p>
           <p>A contact that names the field again later gets a new, empty field.</p>
         </>
       )}

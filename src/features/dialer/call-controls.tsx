@@ -33,7 +33,14 @@ function VoicemailPreview({ url }: { url: string }) {
   };
   return (
     <>
-      <audio ref={audio} src={url} preload="none" onPlay={() => setPlaying(true)} onPause={() => setPlaying(false)} onEnded={() => setPlaying(false)} />
+      <audio
+        ref={audio}
+        src={url}
+        preload="none"
+        onPlay={() => setPlaying(true)}
+        onPause={() => setPlaying(false)}
+        onEnded={() => setPlaying(false)}
+      />
       <Button variant="ghost" onClick={toggle}>
         {playing ? 'Stop preview' : 'Preview voicemail'}
       </Button>
@@ -52,7 +59,13 @@ export function CallControls(props: Props) {
         {preview && (
           <ShortcutButton variant="primary" label="Call" shortcut={CONTROL_KEYS.call} disabled={!allowed.call} onClick={props.onCall} />
         )}
-        <ShortcutButton variant="danger" label="Hang up" shortcut={CONTROL_KEYS.hangup} disabled={!allowed.hangup} onClick={props.onHangUp} />
+        <ShortcutButton
+          variant="danger"
+          label="Hang up"
+          shortcut={CONTROL_KEYS.hangup}
+          disabled={!allowed.hangup}
+          onClick={props.onHangUp}
+        />
         {preview && <ShortcutButton label="Skip" shortcut={CONTROL_KEYS.skip} disabled={!allowed.skip} onClick={props.onSkip} />}
       </div>
 

@@ -6,7 +6,10 @@ import { errorMessage } from '../../lib/api-client';
 
 /** notes.notes is the history newest first, one entry per paragraph ("YYYY-MM-DD HH:MM:SS - Author: text"). */
 function entriesOf(contact: ContactRecord): string[] {
-  return (contact.notes?.notes ?? '').split(/\n\s*\n/).map((e) => e.trim()).filter(Boolean);
+  return (contact.notes?.notes ?? '')
+    .split(/\n\s*\n/)
+    .map((e) => e.trim())
+    .filter(Boolean);
 }
 
 type Props = { contact: ContactRecord; onAdd: (note: string, done: () => void) => void; pending: boolean; error: unknown };

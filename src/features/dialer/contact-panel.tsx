@@ -27,7 +27,17 @@ function phoneLabel(p: NonNullable<ContactRecord['phones']>[number]): string {
 }
 
 /** Preview mode: the rep picks which of the contact's numbers to call. */
-function PhoneChoice({ contact, phone, onPhone, disabled }: { contact: ContactRecord; phone: string; onPhone: (phone: string) => void; disabled: boolean }) {
+function PhoneChoice({
+  contact,
+  phone,
+  onPhone,
+  disabled,
+}: {
+  contact: ContactRecord;
+  phone: string;
+  onPhone: (phone: string) => void;
+  disabled: boolean;
+}) {
   const labelId = useId();
   const phones = contact.phones ?? [];
   if (!phones.length) return <p className="text-sm text-zinc-500">This contact has no phone number.</p>;
@@ -67,10 +77,22 @@ type Props = {
 };
 
 /** The contact on screen: name, numbers, details, quick edits and the notes history. */
-export function ContactPanel({ contact, preview, phone, onPhone, canChoosePhone, onContactSaved, onAddNote, notePending, noteError }: Props) {
+export function ContactPanel({
+  contact,
+  preview,
+  phone,
+  onPhone,
+  canChoosePhone,
+  onContactSaved,
+  onAddNote,
+  notePending,
+  noteError,
+}: Props) {
   const headingId = useId();
   const address = addressLines(contact.primary_address);
-  const emails = contact.emails?.length ? contact.emails.map((e) => e.email_address) : [contact.primary_email?.email_address].filter(Boolean);
+  const emails = contact.emails?.length
+    ? contact.emails.map((e) => e.email_address)
+    : [contact.primary_email?.email_address].filter(Boolean);
   const customFields = (contact.custom_fields ?? []).filter((f) => f.value !== null && f.value !== '');
 
   return (
@@ -86,7 +108,11 @@ export function ContactPanel({ contact, preview, phone, onPhone, canChoosePhone,
         <PhoneChoice contact={contact} phone={phone} onPhone={onPhone} disabled={!canChoosePhone} />
       ) : (
         <dl>
-          <Detail term="Phones">{(contact.phones ?? []).map((p) => <div key={p.id}>{phoneLabel(p)}</div>)}</Detail>
+          <Detail term="Phones">
+            {(contact.phones ?? []).map((p) => (
+              <div key={p.id}>{phoneLabel(p)}</div>
+            ))}
+          </Detail>
         </dl>
       )}
 

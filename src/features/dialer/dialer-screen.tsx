@@ -28,7 +28,10 @@ function SessionComplete({ progress }: { progress: LiveSnapshot['progress'] }) {
       <p className="mt-1 text-sm text-zinc-600">
         {progress.finished} of {progress.total} contacts worked: {progress.connected} connected, {progress.skipped} skipped.
       </p>
-      <Link to="/contacts" className="mt-4 inline-flex h-9 items-center rounded-md bg-indigo-600 px-3.5 text-sm font-medium text-white hover:bg-indigo-500">
+      <Link
+        to="/contacts"
+        className="mt-4 inline-flex h-9 items-center rounded-md bg-indigo-600 px-3.5 text-sm font-medium text-white hover:bg-indigo-500"
+      >
         Back to contacts
       </Link>
     </section>
@@ -98,18 +101,26 @@ export function DialerScreen({ id }: { id: string }) {
 
   const done = dialer.phase === 'done' || snapshot.session.status === 'ended';
   const addNote = (note: string, cleared: () => void) =>
-    notes.mutate({ action: 'note', note }, { onSuccess: () => { cleared(); announce('Note added'); } });
+    notes.mutate(
+      { action: 'note', note },
+      {
+        onSuccess: () => {
+          cleared();
+          announce('Note added');
+        },
+      },
+    );
 
   return (
     <div className="mx-auto w-full max-w-6xl space-y-4 px-4 py-5 sm:px-6">
       <header className="flex flex-wrap items-end justify-between gap-2">
         <div>
           <h1 className="text-xl font-semibold tracking-tight text-zinc-900">Dial session {snapshot.session.dialsession_id}</h1>
-          <p className="text-sm text-zinc-600">{preview ? 'Preview mode: you place each call.' : 'Power mode: each contact is dialed as it comes up.'}</p>
+          <p className="text-sm text-zinc-600">
+            {preview ? 'Preview mode: you place each call.' : 'Power mode: each contact is dialed as it comes up.'}
+          </p>
         </div>
-        <p className="text-xs text-zinc-500">
-          Keys: {preview && 'C call · S skip · '}H hang up · V voicemail · digits for dispositions
-        </p>
+        <p className="text-xs text-zinc-500">Keys: {preview && 'C call · S skip · '}H hang up · V voicemail · digits for dispositions</p>
       </header>
 
       <CallStatus

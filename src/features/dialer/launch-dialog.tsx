@@ -128,7 +128,9 @@ export function LaunchDialog({ launch, onClose }: { launch: DialLaunch | null; o
             <>
               <p>{forecastText(forecast.data)}</p>
               {forecast.data.total >= forecast.data.contact_limit && (
-                <p className="mt-1 text-zinc-600">A session holds at most {formatCount(forecast.data.contact_limit, 'contact', 'contacts')}; the rest are left out.</p>
+                <p className="mt-1 text-zinc-600">
+                  A session holds at most {formatCount(forecast.data.contact_limit, 'contact', 'contacts')}; the rest are left out.
+                </p>
               )}
               {nothingToDial && <p className="mt-1 font-medium text-amber-800">None of these contacts can be called now.</p>}
             </>

@@ -12,10 +12,7 @@ export function ShortcutButton({ label, shortcut, ...props }: Props) {
     <Button aria-label={label} aria-keyshortcuts={key} {...props}>
       <span>{label}</span>
       {key && (
-        <kbd
-          aria-hidden="true"
-          className="rounded border border-current/30 px-1 font-mono text-[0.7rem] leading-4 opacity-70"
-        >
+        <kbd aria-hidden="true" className="rounded border border-current/30 px-1 font-mono text-[0.7rem] leading-4 opacity-70">
           {key}
         </kbd>
       )}

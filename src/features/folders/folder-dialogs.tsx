@@ -18,11 +18,16 @@ export type FolderEdit = { kind: 'new' } | { kind: 'sub'; parent: Folder } | { k
 const schema = createFolderBody.pick({ name: true, description: true });
 type Input = z.input<typeof schema>;
 const LABELS = { name: 'Name', description: 'Description' } as const;
-const FIELDS: FieldMap<Input> = { name: { name: 'name', label: LABELS.name }, description: { name: 'description', label: LABELS.description } };
+const FIELDS: FieldMap<Input> = {
+  name: { name: 'name', label: LABELS.name },
+  description: { name: 'description', label: LABELS.description },
+};
 
-const titleOf = (edit: FolderEdit) => (edit.kind === 'new' ? 'New folder' : edit.kind === 'sub' ? `New sub-folder in ${edit.parent.name}` : `Edit folder ${edit.folder.name}`);
+const titleOf = (edit: FolderEdit) =>
+  edit.kind === 'new' ? 'New folder' : edit.kind === 'sub' ? `New sub-folder in ${edit.parent.name}` : `Edit folder ${edit.folder.name}`;
 
-const editKey = (edit: FolderEdit) => (edit.kind === 'new' ? 'new' : edit.kind === 'sub' ? `sub:${edit.parent.id}` : `edit:${edit.folder.id}`);
+const editKey = (edit: FolderEdit) =>
+  edit.kind === 'new' ? 'new' : edit.kind === 'sub' ? `sub:${edit.parent.id}` : `edit:${edit.folder.id}`;
 
 /**
  * The folder dialog, mounted each time it opens: the form starts from its values rather than being reset after it
@@ -60,16 +65,39 @@ function FolderForm({ edit, onClose }: { edit: FolderEdit; onClose: () => void }
   };
 
   return (
-    <FormDialog title={titleOf(edit)} submitLabel={edit.kind === 'edit' ? 'Save folder' : 'Create folder'} busy={busy} onClose={onClose} onSubmit={submit}>
+    <FormDialog
+      title={titleOf(edit)}
+      submitLabel={edit.kind === 'edit' ? 'Save folder' : 'Create folder'}
+      busy={busy}
+      onClose={onClose}
+      onSubmit={submit}
+    >
       <FormAlert title="The folder was not saved." messages={problems} />
       <TextField label={LABELS.name} required autoComplete="off" maxLength={100} error={message('name')} {...register('name')} />
-      <TextareaField label={LABELS.description} rows={3} maxLength={1000} hint="Optional: what the folder is for." error={message('description')} {...register('description')} />
+      <TextareaField
+        label={LABELS.description}
+        rows={3}
+        maxLength={1000}
+        hint="Optional: what the folder is for."
+        error={message('description')}
+        {...register('description')}
+      />
     </FormDialog>
   );
 }
 
 /** Deleting a folder deletes its sub-folders too; all their contacts move to the folder chosen (or to none). */
-export function DeleteFolderDialog({ folder, tree, onClose, onDeleted }: { folder: Folder | null; tree: Folder[]; onClose: () => void; onDeleted: (folder: Folder) => void }) {
+export function DeleteFolderDialog({
+  folder,
+  tree,
+  onClose,
+  onDeleted,
+}: {
+  folder: Folder | null;
+  tree: Folder[];
+  onClose: () => void;
+  onDeleted: (folder: Folder) => void;
+}) {
   const remove = useDeleteFolder();
   const { announce } = useStatus();
   const [target, setTarget] = useState('');
@@ -83,10 +111,7 @@ export function DeleteFolderDialog({ folder, tree, onClose, onDeleted }: { folde
   const doomed = new Set([folder.id, ...folder.children.map((c) => c.id)]);
   const own = folder.contactCount;
   const inChildren = folder.children.reduce((n, c) => n + c.contactCount, 0);
-  const options = [
-    { value: '', label: 'No folder' },
-    ...folderOptions(tree, doomed),
-  ];
+  const options = [{ value: '', label: 'No folder' }, ...folderOptions(tree, doomed)];
   const targetName = options.find((o) => o.value === target)?.label ?? 'No folder';
   const total = own + inChildren;
 

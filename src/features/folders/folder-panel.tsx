@@ -27,7 +27,12 @@ const VENDOR_ONLY = 'Only the vendor can rename, describe or delete folders: the
 
 function FolderIcon({ open }: { open: boolean }) {
   return (
-    <svg viewBox="0 0 20 20" fill="currentColor" className={`size-4 shrink-0 ${open ? 'text-indigo-500' : 'text-zinc-400'}`} aria-hidden="true">
+    <svg
+      viewBox="0 0 20 20"
+      fill="currentColor"
+      className={`size-4 shrink-0 ${open ? 'text-indigo-500' : 'text-zinc-400'}`}
+      aria-hidden="true"
+    >
       <path d="M3.75 3A1.75 1.75 0 0 0 2 4.75v10.5c0 .966.784 1.75 1.75 1.75h12.5A1.75 1.75 0 0 0 18 15.25v-8.5A1.75 1.75 0 0 0 16.25 5h-5.69l-1.28-1.28A2.5 2.5 0 0 0 7.51 3H3.75Z" />
     </svg>
   );
@@ -71,7 +76,14 @@ function FolderItem({ folder, depth, activeId, searchParams, actionsFor }: ItemP
       {folder.children.length > 0 && (
         <ul className="mt-0.5 space-y-0.5">
           {folder.children.map((child) => (
-            <FolderItem key={child.id} folder={child} depth={depth + 1} activeId={activeId} searchParams={searchParams} actionsFor={actionsFor} />
+            <FolderItem
+              key={child.id}
+              folder={child}
+              depth={depth + 1}
+              activeId={activeId}
+              searchParams={searchParams}
+              actionsFor={actionsFor}
+            />
           ))}
         </ul>
       )}
@@ -95,15 +107,22 @@ export function FolderPanel({ activeFolderId }: { activeFolderId: string | undef
   const actionsFor = (folder: Folder): MenuItem[] => [
     ...(folder.parentId === null ? [{ label: 'New sub-folder…', onSelect: () => setEdit({ kind: 'sub', parent: folder }) }] : []),
     { label: 'Rename or describe…', onSelect: () => setEdit({ kind: 'edit', folder }), disabled: !isVendor, disabledReason: VENDOR_ONLY },
-    { label: 'Delete…', onSelect: () => {
+    {
+      label: 'Delete…',
+      onSelect: () => {
         setDeletingId(folder.id);
         void tree.refetch();
-      }, disabled: !isVendor, disabledReason: VENDOR_ONLY, tone: 'danger' },
+      },
+      disabled: !isVendor,
+      disabledReason: VENDOR_ONLY,
+      tone: 'danger',
+    },
   ];
 
   const onDeleted = (folder: Folder) => {
     setDeletingId(null);
-    if (activeFolderId && [folder.id, ...folder.children.map((c) => c.id)].includes(activeFolderId)) navigate(hrefFor(searchParams, null), { replace: true });
+    if (activeFolderId && [folder.id, ...folder.children.map((c) => c.id)].includes(activeFolderId))
+      navigate(hrefFor(searchParams, null), { replace: true });
   };
 
   return (
@@ -112,26 +131,44 @@ export function FolderPanel({ activeFolderId }: { activeFolderId: string | undef
         <h2 id="folders-heading" className="text-xs font-semibold tracking-wide text-zinc-500 uppercase">
           Folders
         </h2>
-        <button type="button" onClick={() => setEdit({ kind: 'new' })} className="rounded-md px-1.5 py-0.5 text-xs font-medium text-indigo-700 hover:bg-indigo-50">
+        <button
+          type="button"
+          onClick={() => setEdit({ kind: 'new' })}
+          className="rounded-md px-1.5 py-0.5 text-xs font-medium text-indigo-700 hover:bg-indigo-50"
+        >
           New folder
         </button>
       </div>
       <ul className="space-y-0.5">
         <li>
-          <Link to={hrefFor(searchParams, null)} aria-current={!activeFolderId ? 'page' : undefined} className={itemClass(!activeFolderId, 0)}>
-            <svg viewBox="0 0 20 20" fill="currentColor" className={`size-4 shrink-0 ${!activeFolderId ? 'text-indigo-500' : 'text-zinc-400'}`} aria-hidden="true">
+          <Link
+            to={hrefFor(searchParams, null)}
+            aria-current={!activeFolderId ? 'page' : undefined}
+            className={itemClass(!activeFolderId, 0)}
+          >
+            <svg
+              viewBox="0 0 20 20"
+              fill="currentColor"
+              className={`size-4 shrink-0 ${!activeFolderId ? 'text-indigo-500' : 'text-zinc-400'}`}
+              aria-hidden="true"
+            >
               <path d="M10 8a3 3 0 1 0 0-6 3 3 0 0 0 0 6ZM3.465 14.493a1.23 1.23 0 0 0 .41 1.412A9.957 9.957 0 0 0 10 18c2.31 0 4.438-.784 6.131-2.1.43-.333.604-.903.408-1.41a7.002 7.002 0 0 0-13.074.003Z" />
             </svg>
             <span>All contacts</span>
           </Link>
         </li>
         {folders.map((folder) => (
-          <FolderItem key={folder.id} folder={folder} depth={0} activeId={activeFolderId} searchParams={searchParams} actionsFor={actionsFor} />
+          <FolderItem
+            key={folder.id}
+            folder={folder}
+            depth={0}
+            activeId={activeFolderId}
+            searchParams={searchParams}
+            actionsFor={actionsFor}
+          />
         ))}
       </ul>
-      {tree.isSuccess && (
-        <p className="px-2 text-xs text-zinc-500">{`Not in a folder: ${tree.data.unfiledCount.toLocaleString()}`}</p>
-      )}
+      {tree.isSuccess && <p className="px-2 text-xs text-zinc-500">{`Not in a folder: ${tree.data.unfiledCount.toLocaleString()}`}</p>}
       {tree.isPending && (
         <div className="px-2 py-1">
           <Spinner className="size-4" label="Loading folders…" />

@@ -65,7 +65,13 @@ export function MoveMemberDialog({ member, team, onClose }: { member: TeamMember
           );
         }}
       >
-        <SelectField label="New manager" options={options} value={target} onChange={(e) => setTarget(e.target.value)} hint="Their own team, if any, moves with them." />
+        <SelectField
+          label="New manager"
+          options={options}
+          value={target}
+          onChange={(e) => setTarget(e.target.value)}
+          hint="Their own team, if any, moves with them."
+        />
         <InlineError error={update.error} />
       </form>
     </Dialog>
@@ -112,10 +118,17 @@ export function DeleteMemberDialog({ member, team, onClose }: { member: TeamMemb
     >
       <p>
         {`${memberName(member)} owns ${contacts}.`}
-        {reports.length > 0 && ` Their team of ${formatCount(reports.length, 'member', 'members')} moves to ${nameOf(team, member.manager_id)}.`}
-        {' '}They can no longer sign in, and their access tokens stop working.
+        {reports.length > 0 &&
+          ` Their team of ${formatCount(reports.length, 'member', 'members')} moves to ${nameOf(team, member.manager_id)}.`}{' '}
+        They can no longer sign in, and their access tokens stop working.
       </p>
-      <SelectField label={`Give the ${contacts} to`} options={options} value={heir} onChange={(e) => setHeir(e.target.value)} data-autofocus />
+      <SelectField
+        label={`Give the ${contacts} to`}
+        options={options}
+        value={heir}
+        onChange={(e) => setHeir(e.target.value)}
+        data-autofocus
+      />
     </ConfirmDialog>
   );
 }

@@ -15,7 +15,11 @@ import { DeleteMemberDialog, MoveMemberDialog } from './member-change-dialogs';
 import { EditMemberDialog, NewMemberDialog } from './member-form-dialog';
 import { buildTree, ROLE_LABELS, type MemberNode } from './member-tree';
 
-const roleBadge = { vendor: 'bg-indigo-100 text-indigo-800', manager: 'bg-amber-100 text-amber-900', member: 'bg-zinc-100 text-zinc-700' } as const;
+const roleBadge = {
+  vendor: 'bg-indigo-100 text-indigo-800',
+  manager: 'bg-amber-100 text-amber-900',
+  member: 'bg-zinc-100 text-zinc-700',
+} as const;
 
 function MemberRow({ node, actionsFor }: { node: MemberNode; actionsFor: ((m: TeamMember) => MenuItem[]) | null }) {
   const { member, children } = node;
@@ -66,7 +70,10 @@ export function MembersScreen() {
   }, []);
 
   const changeRole = (m: TeamMember, role: 'manager' | 'member') =>
-    setRole.mutate({ id: m.user_id, role }, { onSuccess: () => announce(`${memberName(m)} is now a ${role === 'manager' ? 'manager' : 'rep'}`) });
+    setRole.mutate(
+      { id: m.user_id, role },
+      { onSuccess: () => announce(`${memberName(m)} is now a ${role === 'manager' ? 'manager' : 'rep'}`) },
+    );
 
   const actionsFor = (m: TeamMember): MenuItem[] => {
     if (m.role === 'vendor') return [{ label: 'Edit details…', onSelect: edit(m) }];
@@ -75,7 +82,12 @@ export function MembersScreen() {
       { label: 'Edit details…', onSelect: edit(m) },
       { label: 'Move to another manager…', onSelect: move(m) },
       m.role === 'manager'
-        ? { label: 'Make a rep', onSelect: () => changeRole(m, 'member'), disabled: hasTeam, disabledReason: 'A manager with a team stays a manager until the team has moved to another manager.' }
+        ? {
+            label: 'Make a rep',
+            onSelect: () => changeRole(m, 'member'),
+            disabled: hasTeam,
+            disabledReason: 'A manager with a team stays a manager until the team has moved to another manager.',
+          }
         : { label: 'Make a manager', onSelect: () => changeRole(m, 'manager') },
       ...(m.role === 'manager' ? [{ label: 'Add a member to this team…', onSelect: () => setCreatingUnder(m.user_id) }] : []),
       { label: 'Delete…', onSelect: remove(m), tone: 'danger' as const },
@@ -86,7 +98,11 @@ export function MembersScreen() {
     <div className="mx-auto w-full max-w-5xl space-y-5 px-4 py-5 sm:px-6">
       <PageHeader
         title="Members"
-        description={isVendor ? 'Your organisation’s team: who reports to whom, and how many contacts each owns.' : 'Your team and the contacts each member owns. Only the vendor changes members.'}
+        description={
+          isVendor
+            ? 'Your organisation’s team: who reports to whom, and how many contacts each owns.'
+            : 'Your team and the contacts each member owns. Only the vendor changes members.'
+        }
         actions={
           isVendor && (
             <Button variant="primary" onClick={() => setCreatingUnder(me.user_id)}>
@@ -102,7 +118,14 @@ export function MembersScreen() {
             <Spinner label="Loading members…" />
           </div>
         )}
-        {team.isError && <ErrorState title="Members could not be loaded" message={errorMessage(team.error)} onRetry={() => void team.refetch()} retrying={team.isFetching} />}
+        {team.isError && (
+          <ErrorState
+            title="Members could not be loaded"
+            message={errorMessage(team.error)}
+            onRetry={() => void team.refetch()}
+            retrying={team.isFetching}
+          />
+        )}
         {team.isSuccess && (
           <ul aria-label="Team tree">
             {buildTree(members).map((node) => (

@@ -51,7 +51,13 @@ function RenameTagForm({ tag, onClose }: { tag: CountedTag; onClose: () => void 
       className="space-y-3"
     >
       <FormAlert title="The tag was not renamed." messages={problems} />
-      <TextField label="Title" autoComplete="off" maxLength={100} error={error ? labelled('Title', error, 'title') : undefined} {...register('title')} />
+      <TextField
+        label="Title"
+        autoComplete="off"
+        maxLength={100}
+        error={error ? labelled('Title', error, 'title') : undefined}
+        {...register('title')}
+      />
     </FormDialog>
   );
 }
@@ -82,7 +88,12 @@ export function DeleteTagDialog({ tag, onClose }: { tag: CountedTag | null; onCl
         })
       }
     >
-      <p>{tag && (tag.contact_count > 0 ? `Remove the tag from ${count} and delete it? This cannot be undone.` : 'No contact holds this tag. It is removed from the catalog.')}</p>
+      <p>
+        {tag &&
+          (tag.contact_count > 0
+            ? `Remove the tag from ${count} and delete it? This cannot be undone.`
+            : 'No contact holds this tag. It is removed from the catalog.')}
+      </p>
     </ConfirmDialog>
   );
 }

@@ -38,7 +38,14 @@ function NewTagForm() {
   const error = formState.errors.title?.message;
   return (
     <form onSubmit={submit} noValidate aria-label="Create a tag" className="flex flex-wrap items-start gap-2">
-      <TextField label="New tag" autoComplete="off" maxLength={100} className="w-64" error={error ? labelled('Title', error, 'title') : undefined} {...register('title')} />
+      <TextField
+        label="New tag"
+        autoComplete="off"
+        maxLength={100}
+        className="w-64"
+        error={error ? labelled('Title', error, 'title') : undefined}
+        {...register('title')}
+      />
       <Button type="submit" variant="primary" busy={create.isPending} className="mt-6">
         Create tag
       </Button>
@@ -67,16 +74,32 @@ export function TagsScreen() {
 
   return (
     <div className="mx-auto w-full max-w-4xl space-y-5 px-4 py-5 sm:px-6">
-      <PageHeader title="Tags" description="The tags every member can give contacts. Renaming or deleting one changes every contact that holds it." />
+      <PageHeader
+        title="Tags"
+        description="The tags every member can give contacts. Renaming or deleting one changes every contact that holds it."
+      />
       <NewTagForm />
-      <section aria-label="Tag catalog" aria-busy={tags.isFetching} className="overflow-hidden rounded-lg border border-zinc-200 bg-white shadow-sm">
+      <section
+        aria-label="Tag catalog"
+        aria-busy={tags.isFetching}
+        className="overflow-hidden rounded-lg border border-zinc-200 bg-white shadow-sm"
+      >
         {tags.isPending && (
           <div className="flex justify-center py-12">
             <Spinner label="Loading tags…" />
           </div>
         )}
-        {tags.isError && <ErrorState title="Tags could not be loaded" message={errorMessage(tags.error)} onRetry={() => void tags.refetch()} retrying={tags.isFetching} />}
-        {tags.isSuccess && tags.data.length === 0 && <EmptyState title="No tags yet">Create one above, or add one to a contact.</EmptyState>}
+        {tags.isError && (
+          <ErrorState
+            title="Tags could not be loaded"
+            message={errorMessage(tags.error)}
+            onRetry={() => void tags.refetch()}
+            retrying={tags.isFetching}
+          />
+        )}
+        {tags.isSuccess && tags.data.length === 0 && (
+          <EmptyState title="No tags yet">Create one above, or add one to a contact.</EmptyState>
+        )}
         {tags.isSuccess && tags.data.length > 0 && (
           <>
             <div className="flex flex-wrap items-center justify-between gap-2 border-b border-zinc-200 px-4 py-2">
@@ -94,15 +117,23 @@ export function TagsScreen() {
               <caption className="sr-only">Tags and the number of contacts holding each</caption>
               <thead className="bg-zinc-50 text-xs text-zinc-500">
                 <tr>
-                  <th scope="col" className="px-4 py-2 font-medium">Tag</th>
-                  <th scope="col" className="px-4 py-2 text-right font-medium">Contacts</th>
-                  <th scope="col" className="px-4 py-2 text-right font-medium"><span className="sr-only">Actions</span></th>
+                  <th scope="col" className="px-4 py-2 font-medium">
+                    Tag
+                  </th>
+                  <th scope="col" className="px-4 py-2 text-right font-medium">
+                    Contacts
+                  </th>
+                  <th scope="col" className="px-4 py-2 text-right font-medium">
+                    <span className="sr-only">Actions</span>
+                  </th>
                 </tr>
               </thead>
               <tbody className="divide-y divide-zinc-100">
                 {shown.map((tag) => (
                   <tr key={tag.id}>
-                    <th scope="row" className="px-4 py-2 font-medium text-zinc-900">{tag.title}</th>
+                    <th scope="row" className="px-4 py-2 font-medium text-zinc-900">
+                      {tag.title}
+                    </th>
                     <td className="px-4 py-2 text-right text-zinc-700 tabular-nums">{tag.contact_count.toLocaleString()}</td>
                     <td className="px-4 py-1.5 text-right whitespace-nowrap">
                       <Button size="sm" variant="ghost" aria-label={`Rename ${tag.title}`} onClick={() => open(setRenaming, tag.id)}>

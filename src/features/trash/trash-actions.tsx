@@ -55,7 +55,13 @@ export function TrashActions({ ids, name, onDone }: Props) {
           </Button>
         </div>
       </div>
-      {restore.isPending && ids.length > 1 && <ProgressBar value={done} max={ids.length} label={`Restoring ${done.toLocaleString()} of ${formatCount(ids.length, 'contact', 'contacts')}…`} />}
+      {restore.isPending && ids.length > 1 && (
+        <ProgressBar
+          value={done}
+          max={ids.length}
+          label={`Restoring ${done.toLocaleString()} of ${formatCount(ids.length, 'contact', 'contacts')}…`}
+        />
+      )}
       {restore.isError && !(restore.error instanceof ApiError && restore.error.status === 401) && (
         <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
           {`${done > 0 ? `${formatCount(done, 'contact was', 'contacts were')} restored, then this stopped the rest: ` : ''}${errorMessage(restore.error)}`}
@@ -77,7 +83,9 @@ export function TrashActions({ ids, name, onDone }: Props) {
           {`${ids.length === 1 ? 'The contact' : `The ${formatCount(ids.length, 'contact', 'contacts')}`} and ${ids.length === 1 ? 'its' : 'their'} phones, e-mail addresses, tags, custom-field values and notes are erased.`}{' '}
           <strong>This cannot be undone.</strong>
         </p>
-        {purge.isPending && ids.length > 1000 && <ProgressBar value={done} max={ids.length} label={`Deleted ${done.toLocaleString()} of ${ids.length.toLocaleString()}…`} />}
+        {purge.isPending && ids.length > 1000 && (
+          <ProgressBar value={done} max={ids.length} label={`Deleted ${done.toLocaleString()} of ${ids.length.toLocaleString()}…`} />
+        )}
       </ConfirmDialog>
     </div>
   );

@@ -35,22 +35,58 @@ export function TrashScreen() {
   useEffect(() => {
     const data = trash.data;
     if (data && !trash.isPlaceholderData && data.totalPages > 0 && page > data.totalPages) {
-      setSearchParams((p) => { p.set('page', String(data.totalPages)); return p; }, { replace: true });
+      setSearchParams(
+        (p) => {
+          p.set('page', String(data.totalPages));
+          return p;
+        },
+        { replace: true },
+      );
     }
   }, [trash.data, trash.isPlaceholderData, page, setSearchParams]);
 
-  const toggle = (id: string, on: boolean) => setSelected((s) => { const next = new Set(s); if (on) next.add(id); else next.delete(id); return next; });
+  const toggle = (id: string, on: boolean) =>
+    setSelected((s) => {
+      const next = new Set(s);
+      if (on) next.add(id);
+      else next.delete(id);
+      return next;
+    });
   const allChosen = ids.length > 0 && chosen.length === ids.length;
   const single = chosen.length === 1 ? rows.find((c) => c.contact_user_id === chosen[0]) : undefined;
 
   return (
     <div className="mx-auto w-full max-w-6xl space-y-4 px-4 py-5 sm:px-6">
-      <PageHeader title="Trash" description="Contacts moved to the trash leave lists and dial sessions. Restore them, or delete them for good." />
-      <TrashActions ids={chosen} name={single ? contactDisplayName(single) : undefined} onDone={(done) => setSelected((s) => new Set([...s].filter((id) => !done.includes(id))))} />
-      <section aria-label="Contacts in the trash" aria-busy={trash.isFetching} className="overflow-hidden rounded-lg border border-zinc-200 bg-white shadow-sm">
-        {trash.isPending && <div className="flex justify-center py-12"><Spinner label="Loading the trash…" /></div>}
-        {trash.isError && !trash.data && <ErrorState title="The trash could not be loaded" message={errorMessage(trash.error)} onRetry={() => void trash.refetch()} retrying={trash.isFetching} />}
-        {trash.data && trash.data.total === 0 && <EmptyState title="The trash is empty">Contacts you move to the trash appear here until you restore or delete them.</EmptyState>}
+      <PageHeader
+        title="Trash"
+        description="Contacts moved to the trash leave lists and dial sessions. Restore them, or delete them for good."
+      />
+      <TrashActions
+        ids={chosen}
+        name={single ? contactDisplayName(single) : undefined}
+        onDone={(done) => setSelected((s) => new Set([...s].filter((id) => !done.includes(id))))}
+      />
+      <section
+        aria-label="Contacts in the trash"
+        aria-busy={trash.isFetching}
+        className="overflow-hidden rounded-lg border border-zinc-200 bg-white shadow-sm"
+      >
+        {trash.isPending && (
+          <div className="flex justify-center py-12">
+            <Spinner label="Loading the trash…" />
+          </div>
+        )}
+        {trash.isError && !trash.data && (
+          <ErrorState
+            title="The trash could not be loaded"
+            message={errorMessage(trash.error)}
+            onRetry={() => void trash.refetch()}
+            retrying={trash.isFetching}
+          />
+        )}
+        {trash.data && trash.data.total === 0 && (
+          <EmptyState title="The trash is empty">Contacts you move to the trash appear here until you restore or delete them.</EmptyState>
+        )}
         {rows.length > 0 && (
           <div className="overflow-x-auto">
             <table className="w-full text-left text-sm">
@@ -58,13 +94,28 @@ export function TrashScreen() {
               <thead className="bg-zinc-50 text-xs text-zinc-500">
                 <tr>
                   <th scope="col" className="w-10 px-3 py-2">
-                    <Checkbox aria-label="Select all on this page" checked={allChosen} indeterminate={chosen.length > 0 && !allChosen} onChange={(e) => setSelected(e.target.checked ? new Set(ids) : new Set())} />
+                    <Checkbox
+                      aria-label="Select all on this page"
+                      checked={allChosen}
+                      indeterminate={chosen.length > 0 && !allChosen}
+                      onChange={(e) => setSelected(e.target.checked ? new Set(ids) : new Set())}
+                    />
                   </th>
-                  <th scope="col" className="px-2 py-2 font-medium">Name</th>
-                  <th scope="col" className="px-2 py-2 font-medium">E-mail</th>
-                  <th scope="col" className="px-2 py-2 font-medium">Phone</th>
-                  <th scope="col" className="px-2 py-2 font-medium">Folder</th>
-                  <th scope="col" className="px-3 py-2 font-medium">Last changed</th>
+                  <th scope="col" className="px-2 py-2 font-medium">
+                    Name
+                  </th>
+                  <th scope="col" className="px-2 py-2 font-medium">
+                    E-mail
+                  </th>
+                  <th scope="col" className="px-2 py-2 font-medium">
+                    Phone
+                  </th>
+                  <th scope="col" className="px-2 py-2 font-medium">
+                    Folder
+                  </th>
+                  <th scope="col" className="px-3 py-2 font-medium">
+                    Last changed
+                  </th>
                 </tr>
               </thead>
               <tbody className="divide-y divide-zinc-100">
@@ -73,13 +124,21 @@ export function TrashScreen() {
                   return (
                     <tr key={c.contact_user_id} className={selected.has(c.contact_user_id) ? 'bg-indigo-50/50' : undefined}>
                       <td className="px-3 py-2">
-                        <Checkbox aria-label={`Select ${name}`} checked={selected.has(c.contact_user_id)} onChange={(e) => toggle(c.contact_user_id, e.target.checked)} />
+                        <Checkbox
+                          aria-label={`Select ${name}`}
+                          checked={selected.has(c.contact_user_id)}
+                          onChange={(e) => toggle(c.contact_user_id, e.target.checked)}
+                        />
                       </td>
                       <th scope="row" className="px-2 py-2 font-medium">
-                        <Link to={`/contacts/${c.contact_user_id}`} className="text-zinc-900 hover:text-indigo-700 hover:underline">{name}</Link>
+                        <Link to={`/contacts/${c.contact_user_id}`} className="text-zinc-900 hover:text-indigo-700 hover:underline">
+                          {name}
+                        </Link>
                       </th>
                       <td className="max-w-64 truncate px-2 py-2 text-zinc-700">{c.primary_email?.email_address || '—'}</td>
-                      <td className="px-2 py-2 whitespace-nowrap text-zinc-700 tabular-nums">{formatPhone(c.primary_phone?.phone) || '—'}</td>
+                      <td className="px-2 py-2 whitespace-nowrap text-zinc-700 tabular-nums">
+                        {formatPhone(c.primary_phone?.phone) || '—'}
+                      </td>
                       <td className="px-2 py-2 text-zinc-700">{c.category_id !== '0' ? c.category?.name : '—'}</td>
                       <td className="px-3 py-2 whitespace-nowrap text-zinc-500">{formatDateTime(c.date_modified)}</td>
                     </tr>
@@ -97,8 +156,19 @@ export function TrashScreen() {
               totalPages={trash.data.totalPages}
               totalResults={trash.data.total}
               busy={trash.isPlaceholderData}
-              onPage={(p) => setSearchParams((s) => { s.set('page', String(p)); return s; })}
-              onPageSize={(n) => setSearchParams((s) => { s.set('page_size', String(n)); s.delete('page'); return s; })}
+              onPage={(p) =>
+                setSearchParams((s) => {
+                  s.set('page', String(p));
+                  return s;
+                })
+              }
+              onPageSize={(n) =>
+                setSearchParams((s) => {
+                  s.set('page_size', String(n));
+                  s.delete('page');
+                  return s;
+                })
+              }
             />
           </div>
         )}

@@ -26,7 +26,14 @@ export function SessionCalls({ sessionId, label }: { sessionId: string; label: s
 
   if (query.isPending) return <Spinner label="Loading calls…" />;
   if (query.isError) {
-    return <ErrorState title="Calls could not be loaded" message={errorMessage(query.error)} onRetry={() => void query.refetch()} retrying={query.isFetching} />;
+    return (
+      <ErrorState
+        title="Calls could not be loaded"
+        message={errorMessage(query.error)}
+        onRetry={() => void query.refetch()}
+        retrying={query.isFetching}
+      />
+    );
   }
   const { calls, total_pages: pages, total_results: total } = query.data;
   if (!calls.length) return <p className="py-2 text-sm text-zinc-600">No calls were made in this session.</p>;
@@ -39,7 +46,9 @@ export function SessionCalls({ sessionId, label }: { sessionId: string; label: s
           <thead className="bg-zinc-50 text-xs font-semibold tracking-wide text-zinc-600 uppercase">
             <tr>
               {['Contact', 'Number', 'Result', 'Duration', 'Voicemail', 'When'].map((h) => (
-                <th key={h} scope="col" className={`px-3 py-2 whitespace-nowrap ${h === 'Duration' ? 'text-right' : 'text-left'}`}>{h}</th>
+                <th key={h} scope="col" className={`px-3 py-2 whitespace-nowrap ${h === 'Duration' ? 'text-right' : 'text-left'}`}>
+                  {h}
+                </th>
               ))}
             </tr>
           </thead>
@@ -52,7 +61,9 @@ export function SessionCalls({ sessionId, label }: { sessionId: string; label: s
                 <td className="px-3 py-2 whitespace-nowrap text-zinc-700">{formatPhone(call.phone)}</td>
                 <td className="px-3 py-2 whitespace-nowrap text-zinc-700">
                   {resultOf(call)}
-                  {call.connected === '1' && <span className="ml-2 rounded bg-emerald-50 px-1.5 py-0.5 text-xs text-emerald-700">Connected</span>}
+                  {call.connected === '1' && (
+                    <span className="ml-2 rounded bg-emerald-50 px-1.5 py-0.5 text-xs text-emerald-700">Connected</span>
+                  )}
                 </td>
                 <td className="px-3 py-2 text-right text-zinc-700 tabular-nums">{formatDuration(call.duration)}</td>
                 <td className="px-3 py-2 whitespace-nowrap text-zinc-700">{voicemailOf(call)}</td>
@@ -64,9 +75,16 @@ export function SessionCalls({ sessionId, label }: { sessionId: string; label: s
       </div>
       {pages > 1 && (
         <nav aria-label={`Pages of ${label}`} className="flex items-center justify-end gap-2 text-sm text-zinc-600">
-          <p aria-live="polite">Calls {((page - 1) * query.data.page_size + 1).toLocaleString()}–{Math.min(page * query.data.page_size, total).toLocaleString()} of {total.toLocaleString()}</p>
-          <Button size="sm" onClick={() => setPage(page - 1)} disabled={page <= 1 || query.isPlaceholderData}>Previous calls</Button>
-          <Button size="sm" onClick={() => setPage(page + 1)} disabled={page >= pages || query.isPlaceholderData}>Next calls</Button>
+          <p aria-live="polite">
+            Calls {((page - 1) * query.data.page_size + 1).toLocaleString()}–{Math.min(page * query.data.page_size, total).toLocaleString()}{' '}
+            of {total.toLocaleString()}
+          </p>
+          <Button size="sm" onClick={() => setPage(page - 1)} disabled={page <= 1 || query.isPlaceholderData}>
+            Previous calls
+          </Button>
+          <Button size="sm" onClick={() => setPage(page + 1)} disabled={page >= pages || query.isPlaceholderData}>
+            Next calls
+          </Button>
         </nav>
       )}
     </div>

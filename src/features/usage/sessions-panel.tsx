@@ -27,22 +27,34 @@ export function SessionsPanel({ range, names, showMember }: Props) {
   const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
   const query = useQuery(sessionsQueryOptions(range, page));
 
-  if (query.isPending) return <div className="p-4"><Spinner label="Loading dial sessions…" /></div>;
+  if (query.isPending)
+    return (
+      <div className="p-4">
+        <Spinner label="Loading dial sessions…" />
+      </div>
+    );
   if (query.isError) {
     return (
       <div className="px-4">
-        <ErrorState title="Dial sessions could not be loaded" message={errorMessage(query.error)} onRetry={() => void query.refetch()} retrying={query.isFetching} />
+        <ErrorState
+          title="Dial sessions could not be loaded"
+          message={errorMessage(query.error)}
+          onRetry={() => void query.refetch()}
+          retrying={query.isFetching}
+        />
       </div>
     );
   }
   const { sessions, total_pages: pages, total_results: total } = query.data;
-  if (!sessions.length) return <EmptyState title="No dial sessions in these days">Sessions started from the contacts list appear here.</EmptyState>;
+  if (!sessions.length)
+    return <EmptyState title="No dial sessions in these days">Sessions started from the contacts list appear here.</EmptyState>;
 
-  const toggle = (id: string) => setOpen((current) => {
-    const next = new Set(current);
-    if (!next.delete(id)) next.add(id);
-    return next;
-  });
+  const toggle = (id: string) =>
+    setOpen((current) => {
+      const next = new Set(current);
+      if (!next.delete(id)) next.add(id);
+      return next;
+    });
   const columnCount = showMember ? 6 : 5;
 
   return (
@@ -52,12 +64,26 @@ export function SessionsPanel({ range, names, showMember }: Props) {
           <caption className="sr-only">Dial sessions in these days, newest first</caption>
           <thead className="bg-zinc-50 text-xs font-semibold tracking-wide text-zinc-600 uppercase">
             <tr className="border-y border-zinc-200">
-              <th scope="col" className="px-3 py-2 text-left"><span className="sr-only">Calls</span></th>
-              {showMember && <th scope="col" className="px-3 py-2 text-left">Member</th>}
-              <th scope="col" className="px-3 py-2 text-left">Started</th>
-              <th scope="col" className="px-3 py-2 text-left">Ended</th>
-              <th scope="col" className="px-3 py-2 text-right">Contacts</th>
-              <th scope="col" className="px-3 py-2 text-right">Calls</th>
+              <th scope="col" className="px-3 py-2 text-left">
+                <span className="sr-only">Calls</span>
+              </th>
+              {showMember && (
+                <th scope="col" className="px-3 py-2 text-left">
+                  Member
+                </th>
+              )}
+              <th scope="col" className="px-3 py-2 text-left">
+                Started
+              </th>
+              <th scope="col" className="px-3 py-2 text-left">
+                Ended
+              </th>
+              <th scope="col" className="px-3 py-2 text-right">
+                Contacts
+              </th>
+              <th scope="col" className="px-3 py-2 text-right">
+                Calls
+              </th>
             </tr>
           </thead>
           <tbody className="divide-y divide-zinc-100">
@@ -70,13 +96,25 @@ export function SessionsPanel({ range, names, showMember }: Props) {
                 <Fragment key={s.dialsession_id}>
                   <tr className={expanded ? 'bg-indigo-50/40' : 'hover:bg-zinc-50'}>
                     <td className="px-3 py-2">
-                      <Button size="sm" variant="ghost" aria-expanded={expanded} aria-controls={expanded ? panelId : undefined} onClick={() => toggle(s.dialsession_id)}>
-                        <span aria-hidden="true" className={`inline-block transition-transform ${expanded ? 'rotate-90' : ''}`}>▸</span>
+                      <Button
+                        size="sm"
+                        variant="ghost"
+                        aria-expanded={expanded}
+                        aria-controls={expanded ? panelId : undefined}
+                        onClick={() => toggle(s.dialsession_id)}
+                      >
+                        <span aria-hidden="true" className={`inline-block transition-transform ${expanded ? 'rotate-90' : ''}`}>
+                          ▸
+                        </span>
                         {expanded ? 'Hide calls' : 'Show calls'}
                         <span className="sr-only"> of {label}</span>
                       </Button>
                     </td>
-                    {showMember && <th scope="row" className="px-3 py-2 text-left font-medium whitespace-nowrap text-zinc-900">{member}</th>}
+                    {showMember && (
+                      <th scope="row" className="px-3 py-2 text-left font-medium whitespace-nowrap text-zinc-900">
+                        {member}
+                      </th>
+                    )}
                     <td className="px-3 py-2 whitespace-nowrap text-zinc-700">{formatDateTime(s.start_when, 'Not started')}</td>
                     <td className="px-3 py-2 whitespace-nowrap text-zinc-700">{endedOf(s)}</td>
                     <td className="px-3 py-2 text-right text-zinc-700 tabular-nums">{s.contact_count.toLocaleString()}</td>
@@ -95,12 +133,20 @@ export function SessionsPanel({ range, names, showMember }: Props) {
           </tbody>
         </table>
       </div>
-      <nav aria-label="Pages of dial sessions" className="flex flex-wrap items-center justify-end gap-2 border-t border-zinc-200 bg-zinc-50 px-3 py-2 text-sm text-zinc-600">
+      <nav
+        aria-label="Pages of dial sessions"
+        className="flex flex-wrap items-center justify-end gap-2 border-t border-zinc-200 bg-zinc-50 px-3 py-2 text-sm text-zinc-600"
+      >
         <p aria-live="polite" className="mr-auto">
-          {total.toLocaleString()} {total === 1 ? 'session' : 'sessions'} · page {page.toLocaleString()} of {Math.max(pages, 1).toLocaleString()}
+          {total.toLocaleString()} {total === 1 ? 'session' : 'sessions'} · page {page.toLocaleString()} of{' '}
+          {Math.max(pages, 1).toLocaleString()}
         </p>
-        <Button size="sm" onClick={() => setPage(page - 1)} disabled={page <= 1 || query.isPlaceholderData}>Previous page</Button>
-        <Button size="sm" onClick={() => setPage(page + 1)} disabled={page >= pages || query.isPlaceholderData}>Next page</Button>
+        <Button size="sm" onClick={() => setPage(page - 1)} disabled={page <= 1 || query.isPlaceholderData}>
+          Previous page
+        </Button>
+        <Button size="sm" onClick={() => setPage(page + 1)} disabled={page >= pages || query.isPlaceholderData}>
+          Next page
+        </Button>
       </nav>
     </div>
   );

@@ -51,7 +51,12 @@ export function UsageFigures({ range, rep }: Props) {
     };
     return (
       <section aria-label="Figures">
-        <ErrorState title="Usage could not be loaded" message={errorMessage(figures.error ?? members.error)} onRetry={retry} retrying={figures.isFetching || members.isFetching} />
+        <ErrorState
+          title="Usage could not be loaded"
+          message={errorMessage(figures.error ?? members.error)}
+          onRetry={retry}
+          retrying={figures.isFetching || members.isFetching}
+        />
       </section>
     );
   }
@@ -63,14 +68,19 @@ export function UsageFigures({ range, rep }: Props) {
     return (
       <section aria-label="Figures" className="rounded-lg border border-zinc-200 bg-white shadow-sm">
         <EmptyState title="No calls in these days">
-          {rep ? 'You made no calls' : 'No one made a call'} in these days ({days}). Choose other days, or start a dial session from the contacts list.
+          {rep ? 'You made no calls' : 'No one made a call'} in these days ({days}). Choose other days, or start a dial session from the
+          contacts list.
         </EmptyState>
       </section>
     );
   }
 
   return (
-    <section aria-label="Figures" aria-busy={refreshing} className={`flex flex-col gap-4 transition-opacity ${refreshing ? 'opacity-70' : ''}`}>
+    <section
+      aria-label="Figures"
+      aria-busy={refreshing}
+      className={`flex flex-col gap-4 transition-opacity ${refreshing ? 'opacity-70' : ''}`}
+    >
       <Summary totals={totals} label={rep ? 'Your totals' : 'Team totals'} />
       <div className="overflow-hidden rounded-lg border border-zinc-200 bg-white shadow-sm">
         <UsageTable rows={rows} showTotals={!rep && rows.length > 1} caption={`${rep ? 'Your figures' : 'Figures per member'}, ${days}`} />

@@ -5,9 +5,14 @@ import { addDays, daysBetween, isDay, PRESETS, rangeFormSchema, rangeProblem, TO
 const preset = (id: string, today: string) => PRESETS.find((p) => p.id === id)!.range(today);
 
 describe('usage date ranges', () => {
-  it.each([['2026-11-23', true], ['2024-02-29', true], ['2026-02-29', false], ['2026-13-01', false], ['2026-1-05', false], ['', false]])(
-    'reads %s as a day: %s', (value, expected) => expect(isDay(value)).toBe(expected),
-  );
+  it.each([
+    ['2026-11-23', true],
+    ['2024-02-29', true],
+    ['2026-02-29', false],
+    ['2026-13-01', false],
+    ['2026-1-05', false],
+    ['', false],
+  ])('reads %s as a day: %s', (value, expected) => expect(isDay(value)).toBe(expected));
 
   it('counts whole UTC days across months, years and daylight-saving changes', () => {
     expect(addDays('2026-03-01', -1)).toBe('2026-02-28');
@@ -37,7 +42,10 @@ describe('usage date ranges', () => {
     };
     expect(issues('2026-11-01', '2026-11-23')).toEqual([]);
     expect(issues('', '2026-11-23')).toEqual([['start', 'Enter a start date.']]);
-    expect(issues('2026-02-30', '')).toEqual([['start', expect.stringMatching(/as a date/)], ['end', 'Enter an end date.']]);
+    expect(issues('2026-02-30', '')).toEqual([
+      ['start', expect.stringMatching(/as a date/)],
+      ['end', 'Enter an end date.'],
+    ]);
     expect(issues('2026-01-01', '2026-11-23')).toEqual([['end', TOO_LONG]]);
   });
 });

@@ -17,7 +17,8 @@ export function isDay(value: string): boolean {
 
 export const addDays = (day: string, days: number) => new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
 
-export const daysBetween = (from: string, to: string) => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS);
+export const daysBetween = (from: string, to: string) =>
+  Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS);
 
 /** The browser's today in UTC: the fallback when the server's clock cannot be read. */
 export const browserToday = () => new Date().toISOString().slice(0, 10);
@@ -46,8 +47,16 @@ export function rangeProblem(range: DayRange): string | null {
 
 export const rangeFormSchema = z
   .object({
-    start: z.string().trim().min(1, { error: 'Enter a start date.' }).refine((v) => !v || isDay(v), { error: 'Enter the start date as a date, such as 2026-11-02.' }),
-    end: z.string().trim().min(1, { error: 'Enter an end date.' }).refine((v) => !v || isDay(v), { error: 'Enter the end date as a date, such as 2026-11-08.' }),
+    start: z
+      .string()
+      .trim()
+      .min(1, { error: 'Enter a start date.' })
+      .refine((v) => !v || isDay(v), { error: 'Enter the start date as a date, such as 2026-11-02.' }),
+    end: z
+      .string()
+      .trim()
+      .min(1, { error: 'Enter an end date.' })
+      .refine((v) => !v || isDay(v), { error: 'Enter the end date as a date, such as 2026-11-08.' }),
   })
   .superRefine((range, ctx) => {
     if (!isDay(range.start) || !isDay(range.end)) return;

@@ -2,7 +2,16 @@ import { describe, expect, it } from 'vitest';
 import type { UsageRecord } from '../../../server/contracts/dial-sessions';
 import { totalsOf, usageRows } from './usage-rows';
 
-const figures = (over: Partial<UsageRecord>): UsageRecord => ({ sessions: 0, calls: 0, connected: 0, voicemail: 0, emails: 0, talktime: 0, avg_talktime: 0, ...over });
+const figures = (over: Partial<UsageRecord>): UsageRecord => ({
+  sessions: 0,
+  calls: 0,
+  connected: 0,
+  voicemail: 0,
+  emails: 0,
+  talktime: 0,
+  avg_talktime: 0,
+  ...over,
+});
 
 describe('usage rows', () => {
   const usage = new Map([
@@ -10,18 +19,31 @@ describe('usage rows', () => {
     ['3', figures({ sessions: 2, calls: 10, connected: 4, voicemail: 2, talktime: 10 })],
     ['5', figures({})],
   ]);
-  const members = [{ id: '3', name: 'Alex Turner', role: 'member' as const }, { id: '5', name: 'Blake Okafor', role: 'member' as const }];
+  const members = [
+    { id: '3', name: 'Alex Turner', role: 'member' as const },
+    { id: '5', name: 'Blake Okafor', role: 'member' as const },
+  ];
 
   it("names each member, in the team's order, those it does not know last, and derives the rates", () => {
     const rows = usageRows(usage, members);
-    expect(rows.map((r) => [r.id, r.name])).toEqual([['3', 'Alex Turner'], ['5', 'Blake Okafor'], ['9', 'Member 9']]);
+    expect(rows.map((r) => [r.id, r.name])).toEqual([
+      ['3', 'Alex Turner'],
+      ['5', 'Blake Okafor'],
+      ['9', 'Member 9'],
+    ]);
     expect(rows[0]).toMatchObject({ connectRate: 0.4, avgTalktime: 2.5 });
     expect(rows[1]).toMatchObject({ connectRate: null, avgTalktime: null });
   });
 
-  it('totals the counts and derives the rates from the totals, not from the members\' rates', () => {
+  it("totals the counts and derives the rates from the totals, not from the members' rates", () => {
     expect(totalsOf(usageRows(usage, members))).toMatchObject({
-      sessions: 3, calls: 14, connected: 5, voicemail: 2, talktime: 13, connectRate: 5 / 14, avgTalktime: 2.6,
+      sessions: 3,
+      calls: 14,
+      connected: 5,
+      voicemail: 2,
+      talktime: 13,
+      connectRate: 5 / 14,
+      avgTalktime: 2.6,
     });
   });
 });

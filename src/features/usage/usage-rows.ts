@@ -31,15 +31,29 @@ export function usageRows(figures: Map<string, UsageRecord>, members: UsageMembe
   const names = new Map(members.map((m) => [m.id, m.name]));
   return [...figures.entries()]
     .sort(([a], [b]) => (order.get(a) ?? Number.MAX_SAFE_INTEGER) - (order.get(b) ?? Number.MAX_SAFE_INTEGER) || Number(a) - Number(b))
-    .map(([id, f]) => withRates({
-      id, name: names.get(id) ?? `Member ${id}`, sessions: f.sessions, calls: f.calls, connected: f.connected, voicemail: f.voicemail, talktime: f.talktime,
-    }));
+    .map(([id, f]) =>
+      withRates({
+        id,
+        name: names.get(id) ?? `Member ${id}`,
+        sessions: f.sessions,
+        calls: f.calls,
+        connected: f.connected,
+        voicemail: f.voicemail,
+        talktime: f.talktime,
+      }),
+    );
 }
 
 export function totalsOf(rows: UsageRow[]): UsageRow {
   const sum = (key: 'sessions' | 'calls' | 'connected' | 'voicemail' | 'talktime') => rows.reduce((n, r) => n + r[key], 0);
   return withRates({
-    id: 'total', name: 'Total', sessions: sum('sessions'), calls: sum('calls'), connected: sum('connected'), voicemail: sum('voicemail'), talktime: sum('talktime'),
+    id: 'total',
+    name: 'Total',
+    sessions: sum('sessions'),
+    calls: sum('calls'),
+    connected: sum('connected'),
+    voicemail: sum('voicemail'),
+    talktime: sum('talktime'),
   });
 }
 

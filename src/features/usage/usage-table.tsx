@@ -1,4 +1,11 @@
-import { createColumnHelper, flexRender, getCoreRowModel, getSortedRowModel, useReactTable, type SortingState } from '@tanstack/react-table';
+import {
+  createColumnHelper,
+  flexRender,
+  getCoreRowModel,
+  getSortedRowModel,
+  useReactTable,
+  type SortingState,
+} from '@tanstack/react-table';
 import { useState } from 'react';
 import { formatMinutes, formatNumber, formatRate, totalsOf, type UsageRow } from './usage-rows';
 
@@ -19,12 +26,22 @@ const columns = [
   column.accessor('name', { header: 'Member', sortingFn: 'text' }),
   /* A rate or average without calls ('—') sorts below every figure. */
   ...NUMERIC.map((n) =>
-    column.accessor((row) => row[n.key] ?? -1, { id: n.key, header: n.header, cell: (info) => n.format(info.row.original), sortingFn: 'basic', sortDescFirst: true })),
+    column.accessor((row) => row[n.key] ?? -1, {
+      id: n.key,
+      header: n.header,
+      cell: (info) => n.format(info.row.original),
+      sortingFn: 'basic',
+      sortDescFirst: true,
+    }),
+  ),
 ];
 
 function SortMark({ direction }: { direction: false | 'asc' | 'desc' }) {
   return (
-    <span aria-hidden="true" className={`inline-block w-3 text-[10px] ${direction ? 'text-indigo-600' : 'text-zinc-300 group-hover:text-zinc-400'}`}>
+    <span
+      aria-hidden="true"
+      className={`inline-block w-3 text-[10px] ${direction ? 'text-indigo-600' : 'text-zinc-300 group-hover:text-zinc-400'}`}
+    >
       {direction === 'asc' ? '▲' : direction === 'desc' ? '▼' : '↕'}
     </span>
   );
@@ -36,15 +53,22 @@ type Props = { rows: UsageRow[]; caption: string; showTotals: boolean };
 export function UsageTable({ rows, caption, showTotals }: Props) {
   const [sorting, setSorting] = useState<SortingState>([]);
   const table = useReactTable({
-    data: rows, columns, state: { sorting }, onSortingChange: setSorting,
-    getCoreRowModel: getCoreRowModel(), getSortedRowModel: getSortedRowModel(), getRowId: (row) => row.id,
+    data: rows,
+    columns,
+    state: { sorting },
+    onSortingChange: setSorting,
+    getCoreRowModel: getCoreRowModel(),
+    getSortedRowModel: getSortedRowModel(),
+    getRowId: (row) => row.id,
   });
   const totals = totalsOf(rows);
 
   return (
     <div className="flex flex-col">
       {/* The caption names the table; this copy stays in view while a narrow screen scrolls the table sideways. */}
-      <p aria-hidden="true" className="px-3 pt-3 pb-2 text-sm font-medium text-zinc-700">{caption}</p>
+      <p aria-hidden="true" className="px-3 pt-3 pb-2 text-sm font-medium text-zinc-700">
+        {caption}
+      </p>
       <div className="overflow-x-auto">
         <table className="w-full border-collapse text-sm">
           <caption className="sr-only">{caption}</caption>
@@ -87,7 +111,8 @@ export function UsageTable({ rows, caption, showTotals }: Props) {
                     <td key={cell.id} className="px-3 py-2.5 text-right text-zinc-700 tabular-nums">
                       {flexRender(cell.column.columnDef.cell, cell.getContext())}
                     </td>
-                  ))}
+                  ),
+                )}
               </tr>
             ))}
           </tbody>
