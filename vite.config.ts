@@ -9,8 +9,8 @@ export default defineConfig({
   plugins: [react(), tailwindcss()],
   build: {
     outDir: 'dist',
-    // Maps are written for our own debugging but not referenced from the bundles; the server does not serve them.
-    sourcemap: 'hidden',
+    // No source maps: what is not built cannot be served (the server also refuses any path that decodes to a .map).
+    sourcemap: false,
     // Libraries change less often than our code: separate chunks stay cached across deploys.
     rollupOptions: {
       // zod's sources carry comments Rollup cannot place; dropping them is harmless and the warning is noise.

@@ -3,7 +3,7 @@
  * while the list scenario runs beside them. A rename raises the catalog (every kept record is built again); a delete
  * also takes the tag from every contact, with an audit record and an activity each, in one transaction.
  */
-import { runScenario, type Scenario, type ScenarioResult, startServer } from './http.js';
+import { runScenario, type Scenario, type ScenarioResult, type ServerStore, startServer } from './http.js';
 
 export type CatalogResult = {
   holders: number;
@@ -28,13 +28,13 @@ async function timedCall(url: string, token: string, method: 'PUT' | 'DELETE', b
 }
 
 export async function runCatalogScenarios(
-  dbFile: string,
+  store: ServerStore,
   list: Scenario,
   vendorToken: string,
   tag: { id: number; holders: number },
   opts: { duration: number; connections: number; warmup: number },
 ): Promise<CatalogResult> {
-  const server = await startServer(dbFile);
+  const server = await startServer(store);
   try {
     const listed = runScenario(server, { ...list, name: 'list (beside)' }, opts);
     // Two seconds into the measured run (the warm-up runs first), then two seconds apart.

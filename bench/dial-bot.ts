@@ -6,6 +6,11 @@
  */
 
 export type DialTarget = { url(): string; token: string };
+/**
+ * talkMs: how long the rep talks to a person before dispositioning (the call ends then; 0 at once);
+ * onAction: each POST the bot sends (start, disposition) and how long it took, for the dialer actions' latency.
+ */
+export type BotOptions = { talkMs?: number; onAction?: (action: string, ms: number) => void };
 /** reconnects: how often the bot had to look at the session again (a stream that ended early, a server that went away). */
 export type BotResult = { dispositions: number; reconnects: number };
 
@@ -21,8 +26,8 @@ const ANSWERED = new Set(['connected', 'machine', 'wrapup']);
 const QUIET_MS = 5_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export async function driveSession(target: DialTarget, sessionId: string, deadline: number): Promise<BotResult> {
-  const bot = new Bot(target, sessionId);
+export async function driveSession(target: DialTarget, sessionId: string, deadline: number, options: BotOptions = {}): Promise<BotResult> {
+  const bot = new Bot(target, sessionId, options);
   for (;;) {
     if (Date.now() > deadline) throw new Error(`Dial session ${sessionId} did not end in time.`);
     try {
@@ -50,6 +55,7 @@ class Bot {
   constructor(
     private readonly target: DialTarget,
     private readonly id: string,
+    private readonly options: BotOptions,
   ) {}
 
   private headers(extra: Record<string, string> = {}) {
@@ -57,12 +63,14 @@ class Bot {
   }
 
   private async post(action: string, body?: object) {
+    const started = performance.now();
     const res = await fetch(`${this.target.url()}/rest/1/dialsession/${this.id}/${action}`, {
       method: 'POST',
       headers: this.headers(),
       body: body && JSON.stringify(body),
     });
     await res.arrayBuffer();
+    this.options.onAction?.(action, performance.now() - started);
     // 409: the session moved on meanwhile (the machine hung up, a wake-up ended the call); nothing to do.
     if (!res.ok && res.status !== 409) throw new Error(`${action} answered ${res.status}`);
   }
@@ -86,7 +94,9 @@ class Bot {
     if (this.done.has(position)) return;
     this.done.add(position);
     this.dispositions++;
-    const sent = this.post('disposition', { disposition_id: this.choice![by] }).catch(() => this.done.delete(position));
+    const talk =
+      by === 'person' && this.options.talkMs ? new Promise((resolve) => setTimeout(resolve, this.options.talkMs)) : Promise.resolve();
+    const sent = talk.then(() => this.post('disposition', { disposition_id: this.choice![by] })).catch(() => this.done.delete(position));
     this.inFlight.add(sent);
     void sent.finally(() => this.inFlight.delete(sent));
   }

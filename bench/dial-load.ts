@@ -4,7 +4,11 @@
  */
 import fs from 'node:fs';
 import SQLite from 'better-sqlite3';
+import { Kysely, SqliteDialect } from 'kysely';
 import { CALLBACK_TYPES } from '../server/contracts/dial-sessions.js';
+import { type Db, sqlitePath } from '../server/db/database.js';
+import { isPostgresUrl, openPostgres } from '../server/db/postgres-store.js';
+import type { Database } from '../server/db/schema.js';
 import type { Arrivals } from './callback-receiver.js';
 
 export type NewDialContact = { first_name: string; last_name: string; email: string; phone: string; time_zone: string };
@@ -39,33 +43,36 @@ export const digitAt = (position: number) => (position % 10 === 0 ? 0 : position
 
 export const callbacksTo = (url: string) => CALLBACK_TYPES.map((type) => ({ callback_type: type, callback: `${url}/${type}` }));
 
-export type OutboxEntry = { id: number; session_id: number; state: string; created_at_ms: number; delivered_at_ms: number | null };
+export type OutboxEntry = { id: number; session_id: number | null; state: string; created_at_ms: number; delivered_at_ms: number | null };
 
-/** The outbox rows of some sessions (or all), read from the store file beside the running server. */
-export function outboxRows(dbFile: string, sessionIds?: number[]): OutboxEntry[] {
-  if (!fs.existsSync(dbFile)) return [];
-  const db = new SQLite(dbFile, { readonly: true });
-  try {
-    const rows = db.prepare('select id, session_id, state, created_at_ms, delivered_at_ms from outbox order by id').all() as OutboxEntry[];
-    if (!sessionIds) return rows;
-    const wanted = new Set(sessionIds);
-    return rows.filter((r) => wanted.has(r.session_id));
-  } finally {
-    db.close();
-  }
+/** A read-only look at a store beside the servers running on it: the SQLite file opened read-only, or a small pool. */
+export type StoreReader = { db: Db; close(): Promise<void> };
+
+export function storeReader(databaseUrl: string): StoreReader {
+  if (isPostgresUrl(databaseUrl)) return openPostgres(databaseUrl, { poolSize: 2 });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: new SQLite(sqlitePath(databaseUrl), { readonly: true }) }) });
+  return { db, close: () => db.destroy() };
+}
+
+/** The outbox rows of some sessions (or all), read beside the running server. */
+export async function outboxRows(db: Db, sessionIds?: number[]): Promise<OutboxEntry[]> {
+  return db
+    .selectFrom('outbox')
+    .select(['id', 'session_id', 'state', 'created_at_ms', 'delivered_at_ms'])
+    .$if(sessionIds !== undefined, (q) => q.where('session_id', 'in', sessionIds!))
+    .orderBy('id')
+    .execute();
 }
 
 /** Rows of the outbox still to send, of some sessions (or all). */
-export function pendingCount(dbFile: string, sessionIds?: number[]): number {
-  const db = new SQLite(dbFile, { readonly: true });
-  try {
-    const rows = db.prepare(`select session_id from outbox where state = 'pending'`).all() as { session_id: number }[];
-    if (!sessionIds) return rows.length;
-    const wanted = new Set(sessionIds);
-    return rows.filter((r) => wanted.has(r.session_id)).length;
-  } finally {
-    db.close();
-  }
+export async function pendingCount(db: Db, sessionIds?: number[]): Promise<number> {
+  const row = await db
+    .selectFrom('outbox')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('state', '=', 'pending')
+    .$if(sessionIds !== undefined, (q) => q.where('session_id', 'in', sessionIds!))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 export type Tally = {

@@ -6,11 +6,24 @@
  * - concurrent power sessions on a server whose simulated carrier runs 100x faster, each driven through the API by a
  *   bot (dial-bot.ts), with all three callbacks sent to a receiver in its own process, counted against the outbox.
  */
-import SQLite from 'better-sqlite3';
 import { type CallbackReceiver, startCallbackReceiver } from './callback-receiver.js';
 import { driveSession } from './dial-bot.js';
-import { callbacksTo, dialContact, digitAt, loadAverage, outboxRows, pendingCount, tally, type Tally, zoneWhereItIs } from './dial-load.js';
+import type { Db } from '../server/db/database.js';
+import {
+  callbacksTo,
+  dialContact,
+  digitAt,
+  loadAverage,
+  type OutboxEntry,
+  outboxRows,
+  pendingCount,
+  storeReader,
+  tally,
+  type Tally,
+  zoneWhereItIs,
+} from './dial-load.js';
 import { percentile, type RunningServer, startServer } from './http.js';
+import type { BenchStore } from './store.js';
 
 export type DialerOptions = { creations: number; sessions: number; sessionContacts: number };
 type Log = (line: string) => void;
@@ -24,18 +37,18 @@ const RUN_LIMIT_MS = 300_000;
 
 const ms = (n: number) => n.toFixed(1);
 
-export async function runDialerBench(dbFile: string, token: string, opts: DialerOptions, log: Log): Promise<void> {
+export async function runDialerBench(store: Pick<BenchStore, 'url' | 'env'>, token: string, opts: DialerOptions, log: Log): Promise<void> {
   log('');
   log(
     `Dialer, session creation: POST /rest/1/dialsession, one request at a time, ${opts.creations} of each after 3 unmeasured; load ${loadAverage()}`,
   );
-  printCreation(await benchCreation(dbFile, token, opts.creations, log), log);
+  printCreation(await benchCreation(store, token, opts.creations, log), log);
   log('');
   log(
     `Dialer, ${opts.sessions} concurrent power sessions of ${opts.sessionContacts} contacts (CARRIER_TIME_SCALE=${TIME_SCALE}), ` +
       `3 callbacks each to a receiver in its own process; load ${loadAverage()}`,
   );
-  printSessions(await benchSessions(dbFile, token, opts, log), log);
+  printSessions(await benchSessions(store, token, opts, log), log);
 }
 
 type Timed = { name: string; target?: [string, (t: Timed) => boolean]; latencies: number[]; cpuPerRequest: number; failures: string[] };
@@ -71,8 +84,8 @@ async function timeCreations(
   return { name, latencies, failures, cpuPerRequest: (server.cpuMs() - cpuBefore) / count };
 }
 
-async function benchCreation(dbFile: string, token: string, count: number, log: Log): Promise<Timed[]> {
-  const server = await startServer(dbFile);
+async function benchCreation(store: Pick<BenchStore, 'url' | 'env'>, token: string, count: number, log: Log): Promise<Timed[]> {
+  const server = await startServer(store);
   const run = `${process.pid}-${Date.now().toString(36)}`;
   const zone = zoneWhereItIs(14);
   let n = 0;
@@ -124,7 +137,7 @@ type SessionsResult = {
   tally: Tally;
   startedAt: number;
   endedAt: number;
-  rows: ReturnType<typeof outboxRows>;
+  rows: OutboxEntry[];
   outcomes: Record<string, number>;
   dispositions: number;
   reconnects: number;
@@ -157,9 +170,15 @@ async function createSessions(server: RunningServer, token: string, receiver: Ca
   return ids;
 }
 
-async function benchSessions(dbFile: string, token: string, opts: DialerOptions, log: Log): Promise<SessionsResult> {
+async function benchSessions(
+  store: Pick<BenchStore, 'url' | 'env'>,
+  token: string,
+  opts: DialerOptions,
+  log: Log,
+): Promise<SessionsResult> {
   const receiver = await startCallbackReceiver();
-  const server = await startServer(dbFile, { CARRIER_TIME_SCALE: TIME_SCALE, CALLBACK_ALLOWED_HOSTS: '127.0.0.1' });
+  const reader = storeReader(store.url);
+  const server = await startServer(store, { CARRIER_TIME_SCALE: TIME_SCALE, CALLBACK_ALLOWED_HOSTS: '127.0.0.1' });
   try {
     log('  creating sessions ...');
     const ids = await createSessions(server, token, receiver, opts);
@@ -169,17 +188,17 @@ async function benchSessions(dbFile: string, token: string, opts: DialerOptions,
     const target = { url: () => server.url, token };
     const bots = await Promise.all(ids.map((id) => driveSession(target, id, startedAt + RUN_LIMIT_MS)));
     const sessionIds = ids.map(Number);
-    while (pendingCount(dbFile, sessionIds) > 0 && Date.now() < startedAt + RUN_LIMIT_MS)
+    while ((await pendingCount(reader.db, sessionIds)) > 0 && Date.now() < startedAt + RUN_LIMIT_MS)
       await new Promise((resolve) => setTimeout(resolve, 100));
     const endedAt = Date.now();
     const cpuMs = server.cpuMs() - cpuBefore;
-    const rows = outboxRows(dbFile, sessionIds);
+    const rows = await outboxRows(reader.db, sessionIds);
     return {
       tally: tally(rows, await receiver.arrivals()),
       startedAt,
       endedAt,
       rows,
-      outcomes: callOutcomes(dbFile, sessionIds),
+      outcomes: await callOutcomes(reader.db, sessionIds),
       dispositions: bots.reduce((sum, b) => sum + b.dispositions, 0),
       reconnects: bots.reduce((sum, b) => sum + b.reconnects, 0),
       cpuMs,
@@ -188,19 +207,20 @@ async function benchSessions(dbFile: string, token: string, opts: DialerOptions,
   } finally {
     await server.stop();
     await receiver.close();
+    await reader.close();
   }
 }
 
-function callOutcomes(dbFile: string, sessionIds: number[]): Record<string, number> {
-  const db = new SQLite(dbFile, { readonly: true });
-  try {
-    const rows = db
-      .prepare(`select disposition, count(*) as n from calls where session_id between ? and ? group by disposition order by n desc`)
-      .all(Math.min(...sessionIds), Math.max(...sessionIds)) as { disposition: string; n: number }[];
-    return Object.fromEntries(rows.map((r) => [r.disposition || '(none)', r.n]));
-  } finally {
-    db.close();
-  }
+async function callOutcomes(db: Db, sessionIds: number[]): Promise<Record<string, number>> {
+  const rows = await db
+    .selectFrom('calls')
+    .select((eb) => ['disposition', eb.fn.countAll<number>().as('n')])
+    .where('session_id', '>=', Math.min(...sessionIds))
+    .where('session_id', '<=', Math.max(...sessionIds))
+    .groupBy('disposition')
+    .orderBy('n', 'desc')
+    .execute();
+  return Object.fromEntries(rows.map((r) => [r.disposition || '(none)', Number(r.n)]));
 }
 
 function printSessions(r: SessionsResult, log: Log) {

@@ -8,6 +8,8 @@ import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon, { type Request } from 'autocannon';
+import { loadAverage } from './dial-load.js';
+import type { BenchStore } from './store.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -31,6 +33,8 @@ export type ScenarioResult = {
   samples: string[];
   /** Server CPU per request, in microseconds: steadier than req/s on a machine whose other load comes and goes. */
   cpuPerRequest: number;
+  /** The machine's load average over the last minute, as the scenario ended. */
+  load: string;
 };
 
 /* utime and stime (fields 14 and 15 of /proc/<pid>/stat) of a process and its children, in ms (clock ticks of 10 ms). */
@@ -64,19 +68,24 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-export async function startServer(dbFile: string, settings: NodeJS.ProcessEnv = {}): Promise<RunningServer> {
+/** The server's store: a SQLite file, or a bench store (bench/store.ts) with what its servers need beside its URL. */
+export type ServerStore = string | Pick<BenchStore, 'url' | 'env'>;
+
+export async function startServer(store: ServerStore, settings: NodeJS.ProcessEnv = {}): Promise<RunningServer> {
   const port = await freePort();
+  const { url: databaseUrl, env: storeEnv } = typeof store === 'string' ? { url: `sqlite:${store}`, env: {} } : store;
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PORT: String(port),
     HOST: '127.0.0.1',
-    DATABASE_URL: `sqlite:${dbFile}`,
+    DATABASE_URL: databaseUrl,
     DEMO_DATA: '0',
     LOG_LEVEL: 'warn',
+    ...storeEnv,
     ...settings,
   };
-  // The key must come from the file beside the database, the one the bench derived its tokens from.
-  delete env.SECRET_KEY;
+  // The key must be the bench's: on SQLite the file beside the database, the one the bench derived its tokens from.
+  if (!storeEnv.SECRET_KEY) delete env.SECRET_KEY;
   // BENCH_CPU_PROF=<dir>: every server process (the primary and its workers) writes a CPU profile there as it exits.
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`] : [];
   // BENCH_SERVER_ROOT=<dir>: the server of another checkout, on the same store, to compare two versions under the same load.
@@ -88,7 +97,8 @@ export async function startServer(dbFile: string, settings: NodeJS.ProcessEnv = 
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   const url = `http://127.0.0.1:${port}`;
-  await waitForHealth(url, child, 30_000);
+  // Long enough for a start on a machine whose other load takes most of its cores (a load average of 20 on 2 had taken over 90 s).
+  await waitForHealth(url, child, 300_000);
   return {
     url,
     cpuMs: () => cpuOfTree(child.pid!),
@@ -157,5 +167,6 @@ export async function runScenario(
     errors: result.errors + result.timeouts,
     samples,
     cpuPerRequest: (cpu * 1000) / Math.max(1, result.requests.total),
+    load: loadAverage().split(' ')[0]!,
   };
 }

@@ -12,7 +12,20 @@ import { sqlitePath } from '../server/db/database.js';
 import { type ServerProcess, startServerProcess, storeFolder, vendorIn } from '../server/test/process.js';
 import { startCallbackReceiver } from './callback-receiver.js';
 import { driveSession } from './dial-bot.js';
-import { callbacksTo, dialContact, digitAt, loadAverage, outboxRows, pendingCount, tally, zoneWhereItIs } from './dial-load.js';
+import type { Db } from '../server/db/database.js';
+import {
+  callbacksTo,
+  dialContact,
+  digitAt,
+  loadAverage,
+  type OutboxEntry,
+  outboxRows,
+  pendingCount,
+  storeReader,
+  type StoreReader,
+  tally,
+  zoneWhereItIs,
+} from './dial-load.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -102,13 +115,13 @@ async function sessionSlot(
 }
 
 /** Waits a random uptime, then on until some callback is pending (or a while longer); answers how many were. */
-async function momentToKill(dbFile: string): Promise<number> {
+async function momentToKill(db: Db): Promise<number> {
   await sleep(UPTIME_MS.min + Math.random() * (UPTIME_MS.max - UPTIME_MS.min));
   const giveUp = Date.now() + UPTIME_MS.waitForPending;
-  let pending = pendingCount(dbFile);
+  let pending = await pendingCount(db);
   while (pending === 0 && Date.now() < giveUp) {
     await sleep(20);
-    pending = pendingCount(dbFile);
+    pending = await pendingCount(db);
   }
   return pending;
 }
@@ -122,8 +135,10 @@ async function main() {
   );
   const receiver = await startCallbackReceiver();
   const servers = new Servers(folder);
+  let reader: StoreReader | undefined;
   try {
     const vendor = await vendorIn(folder, 'kill9', 'a long password for kill9');
+    reader = storeReader(folder.databaseUrl);
     const token = personalToken(Buffer.from(folder.secretKey, 'utf8'), vendor);
     await servers.start();
     let killing = true;
@@ -134,17 +149,17 @@ async function main() {
     );
     const pendingAtKill: number[] = [];
     for (let kill = 1; kill <= opts.kills; kill++) {
-      pendingAtKill.push(await momentToKill(dbFile));
+      pendingAtKill.push(await momentToKill(reader.db));
       await servers.kill();
       await servers.start();
       if (kill % 10 === 0)
-        log(`  ${kill} kills, ${counts.created} sessions created, ${outboxRows(dbFile).length} callbacks acknowledged so far`);
+        log(`  ${kill} kills, ${counts.created} sessions created, ${(await outboxRows(reader.db)).length} callbacks acknowledged so far`);
     }
     killing = false;
     await Promise.all(slots);
     log('  last server delivering what is left ...');
-    while (pendingCount(dbFile) > 0 && Date.now() < deadline) await sleep(100);
-    const rows = outboxRows(dbFile);
+    while ((await pendingCount(reader.db)) > 0 && Date.now() < deadline) await sleep(100);
+    const rows = await outboxRows(reader.db);
     await sleep(500); // anything still on the wire arrives
     const t = tally(rows, await receiver.arrivals());
     print(t, rows, pendingAtKill, counts, (Date.now() - began) / 1000);
@@ -152,11 +167,12 @@ async function main() {
   } finally {
     if (servers.current) await servers.current.stop('SIGTERM');
     await receiver.close();
+    await reader?.close();
     folder.remove();
   }
 }
 
-function print(t: ReturnType<typeof tally>, rows: ReturnType<typeof outboxRows>, pendingAtKill: number[], counts: Counts, seconds: number) {
+function print(t: ReturnType<typeof tally>, rows: OutboxEntry[], pendingAtKill: number[], counts: Counts, seconds: number) {
   const sorted = [...pendingAtKill].sort((a, b) => a - b);
   const states = rows.reduce<Record<string, number>>((acc, r) => ({ ...acc, [r.state]: (acc[r.state] ?? 0) + 1 }), {});
   log('');

@@ -6,17 +6,20 @@ import { sql } from 'kysely';
 import { hashPassword } from '../server/auth/passwords.js';
 import { issuePersonalToken } from '../server/auth/tokens.js';
 import type { Db, Store } from '../server/db/database.js';
+import { followWrittenIds, prepareBulkLoad } from '../server/db/dialect.js';
 import type { Member, NewContact } from '../server/db/schema.js';
 import { toTimestamp } from '../server/lib/time.js';
 import { recountOrganisation } from '../server/modules/contacts/contact-counts.repository.js';
 import { DETAIL_KINDS } from '../server/modules/contacts/contact-rows.repository.js';
 import { termsOf } from '../server/modules/contacts/contact-search.repository.js';
-import { wordTokens } from '../server/db/word-tokens.js';
+import { searchOf } from '../server/modules/contacts/search/search-index.js';
 import { createVendor } from '../server/modules/members/members.service.js';
 
 export type Team = { vendor: Member; members: Member[]; folderIds: number[] };
 
 const CONTACTS_PER_TRANSACTION = 5_000;
+/* What the loader writes, whose indexes a store may build once after the load rather than row by row. */
+const LOADED_TABLES = ['contacts', 'contact_emails', 'contact_phones', 'contact_search_terms', 'contact_search'];
 /* SQLite allows 32,766 bound variables per statement; 500 contacts x 12 columns stays well below. */
 const ROWS_PER_STATEMENT = 500;
 /*
@@ -570,26 +573,24 @@ async function insertBatch(tx: Db, contacts: NewContact[]) {
     contacts.flatMap(searchTerms),
     ROWS_PER_STATEMENT * 4,
   );
-  // The trigram index, as reindexContacts writes it: names, e-mail addresses lower-cased, phone digits.
-  const indexed = contacts.map((c) => ({
-    rowid: c.id!,
+  // The full-text indexes, written by the store's own search as the API writes them for new contacts (docs/store.md):
+  // on SQLite the trigram and word indexes, on PostgreSQL the pg_trgm-indexed texts.
+  const texts = contacts.map((c) => ({
+    id: c.id!,
+    org_id: c.org_id,
+    owner_id: c.owner_id,
+    trashed: 0,
+    archived: 0,
     names: `${c.first_name} ${c.last_name}`.trim(),
-    emails: c.email!.toLowerCase(),
-    phones: c.phone!,
+    emails: [c.email!.toLowerCase()],
+    phones: [c.phone!],
   }));
-  await insertChunked((rows) => tx.insertInto('contact_search').values(rows).execute(), indexed, ROWS_PER_STATEMENT * 2);
-  // The word index, as the API writes it for a contact outside the trash and the archive.
-  const words = contacts.map((c) => ({
-    rowid: c.id!,
-    words: wordTokens(c.owner_id, `${c.first_name} ${c.last_name}`.trim(), [c.email!], [c.phone!]),
-  }));
-  await insertChunked((rows) => tx.insertInto('contact_words').values(rows).execute(), words, ROWS_PER_STATEMENT * 2);
+  await searchOf(tx).writeNew(tx, texts);
 }
 
 /** Loads `count` contacts spread evenly over the team; prints progress and returns the elapsed milliseconds. */
 export async function loadContacts(store: Store, team: Team, count: number, log: (line: string) => void): Promise<number> {
-  // A writer page cache large enough for the indexes: with a small one, index pages are written and re-read over and over.
-  await store.write((tx) => sql`pragma cache_size = -1048576`.execute(tx));
+  const finishLoad = await store.write((tx) => prepareBulkLoad(tx, LOADED_TABLES));
   const started = performance.now();
   // Creation times one second apart, ending now, so ids and created_at grow together as they do in use.
   const firstCreated = Date.now() - count * 1000;
@@ -607,8 +608,12 @@ export async function loadContacts(store: Store, team: Team, count: number, log:
       );
     }
   }
-  // The loader writes contacts directly, around the service that keeps their counts.
-  await store.write((tx) => recountOrganisation(tx, team.vendor.org_id));
+  // The loader writes contacts directly, around the service that keeps their counts and gives their ids.
+  await store.write(async (tx) => {
+    await finishLoad(tx);
+    await recountOrganisation(tx, team.vendor.org_id);
+    await followWrittenIds(tx, 'contacts');
+  });
   await store.write((tx) => sql`analyze`.execute(tx));
   return performance.now() - started;
 }

@@ -1,16 +1,18 @@
 /*
- * npm run bench [-- --contacts N --members M --duration S --warmup S --connections C --keep]
- *               [--only dialer] [--creations N --dial-sessions N --dial-contacts N]
+ * npm run bench [-- --contacts N --members M --duration S --warmup S --connections C --keep] [--database postgres://…]
+ *               [--only dialer|calls|contacts|search] [--creations N --dial-sessions N --dial-contacts N]
+ *               [--call-sessions N --call-contacts N]
  * Loads a fresh store, runs the real server against it with autocannon, then times the same list query on
  * the store directly, so the HTTP overhead can be told apart from the query's own cost. Last come the dialer's
- * benchmarks (bench/dialer.ts); `--only dialer` loads the store and runs those alone.
+ * benchmarks (bench/dialer.ts); `--only dialer` loads the store and runs those alone. Then the calls' recordings and
+ * transcripts (bench/call-media.ts, on stores of their own; `--only calls` runs them alone) and the transcription
+ * engine's own speed (bench/transcription.ts). `--only contacts` stops after the contacts' scenarios; `--only search`
+ * runs their two searches alone. `--database postgres://…` runs the contacts' and the dialer's parts on a database of
+ * its own created on that PostgreSQL server (bench/store.ts), dropped after the run unless `--keep`; the calls' part
+ * keeps its SQLite stores.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { AuthContext } from '../server/auth/access.js';
-import { loadSecretKey } from '../server/auth/secret-key.js';
 import { personalToken } from '../server/auth/tokens.js';
 import { loadConfig } from '../server/config.js';
 import { createContext } from '../server/context.js';
@@ -19,10 +21,14 @@ import { openStore } from '../server/db/database.js';
 import { createLogger } from '../server/lib/logger.js';
 import { listContacts as listContactsPage } from '../server/modules/contacts/contact-list.repository.js';
 import { listContacts } from '../server/modules/contacts/contacts.service.js';
+import { runCallMediaBench } from './call-media.js';
 import { runCatalogScenarios } from './catalog.js';
 import { runDialerBench } from './dialer.js';
+import { loadAverage } from './dial-load.js';
 import { percentile, runScenario, type Scenario, type ScenarioResult, startServer } from './http.js';
 import { createTeam, folderIndexOf, identityOf, loadContacts, ownerIndexOf, tagContacts, type Team } from './load.js';
+import { type BenchStore, postgresBenchStore, sqliteBenchStore } from './store.js';
+import { runTranscriptionBench } from './transcription.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -33,12 +39,19 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '10' },
     keep: { type: 'boolean', default: false },
     only: { type: 'string' },
+    database: { type: 'string' },
     creations: { type: 'string', default: '30' },
     'dial-sessions': { type: 'string', default: '100' },
     'dial-contacts': { type: 'string', default: '40' },
+    'call-sessions': { type: 'string', default: '20' },
+    'call-contacts': { type: 'string', default: '5' },
   },
 });
-if (args.only !== undefined && args.only !== 'dialer') throw new Error(`--only knows one part, dialer, not '${args.only}'.`);
+if (args.only !== undefined && !['dialer', 'calls', 'contacts', 'search'].includes(args.only)) {
+  throw new Error(`--only knows four parts, dialer, calls, contacts and search, not '${args.only}'.`);
+}
+/** The contacts' scenarios alone (with the catalog's and the store's), or their two searches alone. */
+const contactsOnly = args.only === 'contacts' || args.only === 'search';
 const opts = {
   contacts: Number(args.contacts),
   members: Number(args.members),
@@ -157,7 +170,7 @@ function printCatalog(r: Awaited<ReturnType<typeof runCatalogScenarios>>) {
       `  ${what.padEnd(44)} ${(ms / 1000).toFixed(2).padStart(6)} s  HTTP ${status}  target < 2 s: ${ms < 2000 && status < 300 ? 'yes' : 'NO'}`,
     );
   log('');
-  log(`Catalog changes, each one HTTP call, while list runs beside them (${opts.connections} connections)`);
+  log(`Catalog changes, each one HTTP call, while list runs beside them (${opts.connections} connections); load ${loadAverage()}`);
   line(`rename a tag held by ${held} contacts`, r.renameMs, r.renameStatus);
   line(`delete a tag held by ${held} contacts`, r.deleteMs, r.deleteStatus);
   const l = r.list;
@@ -171,8 +184,8 @@ function printCatalog(r: Awaited<ReturnType<typeof runCatalogScenarios>>) {
  * The list scenario's query on the store itself, as the handler runs it: the page of ids and versions with its
  * total, then the records, built every time (no record cache) or taken from a warm one.
  */
-async function timeStoreList(dbFile: string, team: Team) {
-  const store = await openStore(`sqlite:${dbFile}`);
+async function timeStoreList(databaseUrl: string, team: Team) {
+  const store = await openStore(databaseUrl);
   const { member, folderId } = plan(team);
   const auth: AuthContext = { member, via: 'bearer', scope: { kind: 'team', orgId: member.org_id, memberIds: [member.id] } };
   const context = (cacheSize: number) =>
@@ -223,14 +236,14 @@ function printResults(results: ScenarioResult[]) {
   log(
     `HTTP (${opts.connections} connections, ${opts.duration} s each after ${opts.warmup} s of warm-up; server with ${loadConfig().workers} workers)`,
   );
-  log('scenario       requests    req/s   p50 ms   p99 ms  cpu us/req  non-2xx  errors  target           met');
+  log('scenario       requests    req/s   p50 ms   p99 ms  cpu us/req  non-2xx  errors  target           met  load');
   for (const r of results) {
     const [target, met] = targets[r.name] ?? ['', () => true];
     const ok = met(r) && r.non2xx === 0 && r.errors === 0;
     log(
       `${r.name.padEnd(12)} ${String(r.requests).padStart(10)} ${r.perSecond.toFixed(0).padStart(8)} ${ms(r.p50).padStart(8)} ${ms(r.p99).padStart(8)} ` +
         `${r.cpuPerRequest.toFixed(0).padStart(11)} ` +
-        `${String(r.non2xx).padStart(8)} ${String(r.errors).padStart(7)}  ${target.padEnd(15)}  ${ok ? (target ? 'yes' : '') : 'NO'}`,
+        `${String(r.non2xx).padStart(8)} ${String(r.errors).padStart(7)}  ${target.padEnd(15)}  ${(ok ? (target ? 'yes' : '') : 'NO').padEnd(3)}  ${r.load}`,
     );
     for (const sample of r.samples) log(`    ${r.name} answered: ${sample}`);
   }
@@ -239,40 +252,50 @@ function printResults(results: ScenarioResult[]) {
   log("search-number: a contact's last seven digits, its number with country code, or its e-mail's local part (one match)");
   log('update: PUT first_name on a random contact of the member; phone-add, tag-add: POST a new phone, a tag (of 50 titles)');
   log("cpu us/req: CPU time of the server's processes per request (req/s here moves with the machine's other load)");
+  log("load: the machine's load average over the last minute as the scenario ended (2 cores)");
   log('list-cold, get-cold: on a server keeping no records (RECORD_CACHE_SIZE=0): every record built for every request,');
   log('  as for contacts no process has served since they last changed');
 }
 
 async function main() {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ringbook-bench-'));
-  const dbFile = path.join(dir, 'bench.db');
-  log(`Ringbook bench: ${opts.contacts.toLocaleString('en-US')} contacts over ${opts.members} members; store ${dbFile}`);
+  if (args.only !== 'calls') await contactsAndDialer();
+  if (contactsOnly) return;
+  await runCallMediaBench(
+    { sessions: Number(args['call-sessions']), contacts: Number(args['call-contacts']), talkSeconds: 3, scale: 0.1 },
+    log,
+  );
+  log('');
+  log('Transcription engine alone (bench/transcription.ts):');
+  await runTranscriptionBench(log);
+}
+
+async function contactsAndDialer() {
+  const bench = args.database === undefined ? sqliteBenchStore() : await postgresBenchStore(args.database);
+  log(`Ringbook bench: ${opts.contacts.toLocaleString('en-US')} contacts over ${opts.members} members; store ${bench.where}`);
   try {
-    const store = await openStore(`sqlite:${dbFile}`);
-    const secretKey = loadSecretKey(undefined, dbFile);
-    const team = await createTeam(store, secretKey, opts.members);
+    const store = await openStore(bench.url);
+    const team = await createTeam(store, bench.secretKey, opts.members);
     const loadMs = await loadContacts(store, team, opts.contacts, log);
     await store.close();
     log(
       `Load: ${(loadMs / 1000).toFixed(1)} s, ${Math.round(opts.contacts / (loadMs / 1000)).toLocaleString('en-US')} contacts/s, ` +
-        `database ${(fs.statSync(dbFile).size / 1e6).toFixed(0)} MB`,
+        `database ${((await bench.size()) / 1e6).toFixed(0)} MB; load average ${loadAverage()}`,
     );
 
-    const token = personalToken(secretKey, plan(team).member);
-    if (args.only !== 'dialer') await runContactScenarios(dbFile, team, secretKey, token);
+    const token = personalToken(bench.secretKey, plan(team).member);
+    if (args.only !== 'dialer') await runContactScenarios(bench, team, token);
     const dialer = {
       creations: Number(args.creations),
       sessions: Number(args['dial-sessions']),
       sessionContacts: Number(args['dial-contacts']),
     };
-    await runDialerBench(dbFile, token, dialer, log);
+    if (!contactsOnly) await runDialerBench(bench, token, dialer, log);
   } finally {
-    if (args.keep) log(`Kept ${dir}`);
-    else fs.rmSync(dir, { recursive: true, force: true });
+    await bench.remove(args.keep, log);
   }
 }
 
-async function runContactScenarios(dbFile: string, team: Team, secretKey: Buffer, token: string) {
+async function runContactScenarios(bench: BenchStore, team: Team, token: string) {
   const [list, get, byName, searchName, searchNumber, update, phoneAdd, tagAdd, create] = scenarios(team, token) as Scenario[] as [
     Scenario,
     Scenario,
@@ -286,7 +309,7 @@ async function runContactScenarios(dbFile: string, team: Team, secretKey: Buffer
   ];
   const results: ScenarioResult[] = [];
   const runOn = async (settings: NodeJS.ProcessEnv, runs: Scenario[]) => {
-    const server = await startServer(dbFile, settings);
+    const server = await startServer(bench, settings);
     try {
       for (const scenario of runs) {
         log(`  running ${scenario.name} ...`);
@@ -296,6 +319,11 @@ async function runContactScenarios(dbFile: string, team: Team, secretKey: Buffer
       await server.stop();
     }
   };
+  if (args.only === 'search') {
+    await runOn({}, [searchName, searchNumber]);
+    printResults(results);
+    return;
+  }
   await runOn({}, [list, get, byName, searchName, searchNumber, create, update, phoneAdd, tagAdd]);
   await runOn({ RECORD_CACHE_SIZE: '0' }, [
     { ...list, name: 'list-cold' },
@@ -304,17 +332,17 @@ async function runContactScenarios(dbFile: string, team: Team, secretKey: Buffer
   printResults(results);
 
   const holders = Math.min(TAG_HOLDERS, opts.contacts);
-  const tagStore = await openStore(`sqlite:${dbFile}`);
+  const tagStore = await openStore(bench.url);
   const tagId = await tagContacts(tagStore, team, holders).finally(() => tagStore.close());
   log(`  running rename and delete of a tag held by ${holders.toLocaleString('en-US')} contacts beside list ...`);
-  printCatalog(await runCatalogScenarios(dbFile, list, personalToken(secretKey, team.vendor), { id: tagId, holders }, opts));
+  printCatalog(await runCatalogScenarios(bench, list, personalToken(bench.secretKey, team.vendor), { id: tagId, holders }, opts));
 
-  const onStore = await timeStoreList(dbFile, team);
+  const onStore = await timeStoreList(bench.url, team);
   const httpP50 = results.find((r) => r.name === 'list')!.p50;
   const line = (label: string, took: number[]) =>
     log(`  ${label.padEnd(34)} p50 ${ms(percentile(took, 50))} ms   p99 ${ms(percentile(took, 99))} ms`);
   log('');
-  log(`Store, same list query, ${STORE_ITERATIONS} iterations in-process after ${STORE_ITERATIONS / 4} unmeasured`);
+  log(`Store, same list query, ${STORE_ITERATIONS} iterations in-process after ${STORE_ITERATIONS / 4} unmeasured; load ${loadAverage()}`);
   line('page of ids and versions, total', onStore.page);
   line('+ records built (none cached)', onStore.built);
   line('+ records from a warm cache', onStore.cached);

@@ -88,8 +88,6 @@ test('power mode: answered, machine, no answer, busy, not in service and DNC, wi
       { first: 'Otto', last, phone: '312-472-0209', tag },
     ]);
     const [pat, dana, max, nell, bea, otto] = people as [Created, Created, Created, Created, Created, Created];
-    /* The server's clock runs from CLOCK_START: a contact's date_added tells how far it is from ours. */
-    const serverSkewMs = Date.parse(`${pat.dateAdded.replace(' ', 'T')}Z`) - Date.now();
 
     await filterByTag(page, tag, 6);
     await page.getByRole('button', { name: 'Dial all' }).click();
@@ -183,7 +181,8 @@ test('power mode: answered, machine, no answer, busy, not in service and DNC, wi
     );
     const secret: string = (await (await request.get('/rest/1/dialsession/settings')).json()).settings.settings.callback_secret;
     expect(secret).toMatch(/^whsec_/);
-    for (const r of received) expect(verifySignature(secret, r.headers, r.body, new Date(Date.now() + serverSkewMs)), r.path).toBe(true);
+    // Signed with real time although the server's clock runs from CLOCK_START: a receiver checks against its own clock.
+    for (const r of received) expect(verifySignature(secret, r.headers, r.body, new Date()), r.path).toBe(true);
     expectCallbacksInOrder(received, calls, dialed, dana);
 
     // The redirect's key works once.

@@ -42,11 +42,37 @@ export async function createContact(request: APIRequestContext, data: Record<str
 
 const TOKEN_PATTERN = /bearer_token|rb_[A-Za-z0-9_-]{40,}/;
 
-/** Every response body the browser receives, to prove no bearer token reaches it (members carry one for integrations). */
+/**
+ * Every data response the browser receives, to prove no bearer token reaches it (members carry one for integrations).
+ * The app's own scripts are left out: they may name the field (the token dialog says where integrations read it).
+ */
 export function recordResponses(page: Page) {
   const bodies: Promise<string>[] = [];
   page.on('response', (response) => {
+    if (new URL(response.url()).pathname.startsWith('/assets/')) return;
     bodies.push(response.text().catch(() => ''));
   });
   return async () => (await Promise.all(bodies)).filter((b) => TOKEN_PATTERN.test(b));
+}
+
+/**
+ * A member of the vendor's organisation made through the API by whoever `request` is signed in as (the vendor):
+ * journeys that dial make a rep of their own, since a member runs one dial session at a time.
+ */
+export async function createMember(
+  request: APIRequestContext,
+  member: { username: string; first_name: string; last_name: string; password?: string },
+) {
+  const created = await request.post('/rest/1/members', {
+    headers: WRITE,
+    data: {
+      password: DEMO_PASSWORD,
+      email: `${member.username}@example.com`,
+      billing_item_id: 1,
+      billing_group_id: 'g',
+      subgroup_id: 's',
+      ...member,
+    },
+  });
+  expect(created.status(), await created.text()).toBe(201);
 }

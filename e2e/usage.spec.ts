@@ -6,6 +6,7 @@ import { expect, signIn, test } from './fixtures';
  * The server's clock starts at 2026-11-23T18:00:00Z (playwright.config.ts), so its today is 2026-11-23. Figures on
  * screen are checked against what the API answers the same member for the same days.
  */
+const WEEK = { date_start: '2026-11-17', date_end: '2026-11-23' };
 
 type Figures = { sessions: number; calls: number; connected: number; voicemail: number; talktime: number };
 type Member = { user_id: string; display_name: string };
@@ -50,9 +51,7 @@ async function callsColumn(table: Locator): Promise<number[]> {
   return texts.map((t) => Number(t.replace(/\D/g, '')));
 }
 
-test("a manager reads the team's usage: default days, presets, own dates, sorting, the 90-day limit, a session's calls", async ({
-  page,
-}) => {
+test("a manager reads the team's usage: default days, presets, own dates, sorting, the 90-day limit", async ({ page }) => {
   await signIn(page, 'manager');
   await openUsage(page);
   await expect(page.getByRole('heading', { name: 'Team usage', level: 1 })).toBeVisible();
@@ -71,9 +70,6 @@ test("a manager reads the team's usage: default days, presets, own dates, sortin
   const weekCalls = [...week.values()].reduce((n, f) => n + f.calls, 0);
   expect(weekCalls).toBeGreaterThan(0);
   await expect(cellsOf(rowOf(table, 'Total')).nth(1)).toHaveText(weekCalls.toLocaleString('en-US'));
-  await expect(page.getByRole('figure', { name: 'Calls and connected calls per member' })).toContainText(
-    `${week.get(team.find((m) => m.display_name === 'Alex Turner')!.user_id)!.calls} calls`,
-  );
 
   // A preset, then days of one's own.
   await page.getByRole('button', { name: 'Last 30 days' }).click();
@@ -114,30 +110,6 @@ test("a manager reads the team's usage: default days, presets, own dates, sortin
   await page.getByRole('button', { name: 'Show', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'No calls in these days' })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'No dial sessions in these days' })).toBeVisible();
-
-  // A session's calls, as the API keeps them.
-  await page.getByRole('button', { name: 'Last 7 days' }).click();
-  const sessions = (
-    await (
-      await page.request.get('/rest/1/dialsession', { params: { date_start: '2026-11-17', date_end: '2026-11-23', page_size: 10 } })
-    ).json()
-  ).dialsessions.dialsessions;
-  const index = sessions.findIndex((s: { call_count: number }) => s.call_count > 0);
-  const newest = sessions[index];
-  const calls = (await (await page.request.get(`/rest/1/dialsession/${newest.dialsession_id}`)).json()).dialsessions.dialsessions.calls;
-  const sessionsRegion = page.getByRole('region', { name: 'Dial sessions' });
-  const owner = team.find((m) => m.user_id === newest.member_id)!.display_name;
-  const sessionRow = sessionsRegion.getByRole('row').nth(index + 1);
-  await expect(sessionRow.getByRole('rowheader')).toHaveText(owner);
-  await expect(sessionRow.getByRole('cell').last()).toHaveText(String(calls.length));
-  const toggle = sessionRow.getByRole('button', { name: /^Show calls/ });
-  await toggle.click();
-  await expect(sessionRow.getByRole('button', { name: /^Hide calls/ })).toHaveAttribute('aria-expanded', 'true');
-  const callTable = sessionsRegion.getByRole('table', { name: new RegExp(`^Calls of ${owner}'s session`) });
-  await expect(callTable.getByRole('row')).toHaveCount(calls.length + 1);
-  const first = callTable.getByRole('row').nth(1);
-  await expect(first.getByRole('rowheader')).toHaveText(calls[0].contact_name);
-  await expect(first.getByRole('cell').nth(1)).toContainText(calls[0].disposition);
 });
 
 const USAGE_READ = /\/rest\/1\/dialsession\/usage\?/;
@@ -169,5 +141,141 @@ test('a rep sees only its own figures and sessions, and is told when they could 
   await expect(cellsOf(rowOf(table, 'Blake Okafor')).nth(1)).toHaveText(String([...usage.values()][0]!.calls));
   const sessions = page.getByRole('region', { name: 'Your dial sessions' });
   await expect(sessions.getByRole('columnheader', { name: 'Member' })).toHaveCount(0);
-  await expect(sessions.getByRole('button', { name: /^Show calls/ }).first()).toBeVisible();
+  await expect(sessions.getByRole('link', { name: /Nov \d+, 2026/ }).first()).toBeVisible();
+  await expect(page.getByRole('img', { name: /^Calls and connected calls per day/ })).toBeVisible();
+});
+
+type Day = { date: string; calls: number; connected: number; voicemail: number; talktime_minutes: number };
+
+test('the trend and the outcomes are charts with their figures as tables, the same as the API answers, down to 390 px', async ({
+  page,
+}) => {
+  await signIn(page, 'manager');
+  await openUsage(page);
+  const days: Day[] = (await (await page.request.get('/rest/1/dialsession/usage/days', { params: WEEK })).json()).usage_days.days;
+  const outcomes: { disposition: string; calls: number }[] = (
+    await (await page.request.get('/rest/1/dialsession/usage/dispositions', { params: WEEK })).json()
+  ).usage_dispositions.dispositions;
+  expect(days).toHaveLength(7);
+  expect(outcomes.length).toBeGreaterThan(1);
+
+  // The trend: a chart named with what it shows (axes, legend), and a table for screen readers with every day.
+  const trend = page.getByRole('figure', { name: 'Calls and connected calls per day' });
+  const trendChart = trend.getByRole('img', { name: /^Calls and connected calls per day/ });
+  const weekCalls = days.reduce((n, d) => n + d.calls, 0);
+  // The first figures of a journey wait on a busy shared machine's server.
+  await expect(trendChart).toHaveAccessibleName(new RegExp(`^Calls and connected calls per day\\. ${weekCalls} calls and`), {
+    timeout: 30_000,
+  });
+  await expect(trend.locator('.recharts-legend-wrapper')).toContainText('Calls');
+  await expect(trend.locator('.recharts-legend-wrapper')).toContainText('Connected');
+  await expect(trend.getByText('Day (UTC)')).toBeVisible();
+  const trendTable = trend.getByRole('table', { name: 'Calls and connected calls per day, Nov 17, 2026 – Nov 23, 2026' });
+  await expect(trendTable.locator('tbody tr')).toHaveCount(7);
+  for (const [i, day] of days.entries()) {
+    const row = trendTable.locator('tbody tr').nth(i);
+    await expect(row.getByRole('cell').nth(0)).toHaveText(day.calls.toLocaleString('en-US'));
+    await expect(row.getByRole('cell').nth(1)).toHaveText(day.connected.toLocaleString('en-US'));
+    await expect(row.getByRole('cell').nth(4)).toHaveText(day.talktime_minutes.toLocaleString('en-US'));
+  }
+  await expect(trendTable.getByRole('rowheader').first()).toHaveText('Tue, Nov 17, 2026');
+
+  // A tooltip from the keyboard: the chart takes the focus and the arrows move along the days.
+  await trendChart.focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(trend.locator('.recharts-tooltip-wrapper')).toContainText(/Nov \d+, 2026/);
+
+  // The outcomes, most first, the calls not dispositioned yet named as such; "Show as table" puts the table in view.
+  const outcome = page.getByRole('figure', { name: 'Outcomes by disposition' });
+  const outcomeChart = outcome.getByRole('img', { name: /^Outcomes by disposition/ });
+  await expect(outcomeChart).toHaveAccessibleName(/^Outcomes by disposition\. /);
+  const outcomeTable = outcome.getByRole('table', { name: /^Outcomes by disposition, / });
+  await expect(outcomeTable.getByRole('rowheader')).toHaveText(outcomes.map((o) => o.disposition || 'No disposition'));
+  await expect(outcomeTable.locator('tbody tr').first().getByRole('cell').first()).toHaveText(outcomes[0]!.calls.toLocaleString('en-US'));
+  // Beside the chart the table is visually hidden: its box is one pixel, clipped.
+  expect((await outcomeTable.locator('..').boundingBox())?.width ?? 0).toBeLessThanOrEqual(1);
+  await outcome.getByRole('button', { name: 'Show as table' }).click();
+  await expect(outcome.getByRole('button', { name: 'Show as table' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(outcomeChart).toHaveCount(0);
+  await expect(outcomeTable).toBeVisible();
+  await outcome.getByRole('button', { name: 'Show as table' }).click();
+  await expect(outcomeChart).toBeVisible();
+
+  // At 390 px the charts fit the screen and the page does not scroll sideways.
+  await page.setViewportSize({ width: 390, height: 844 });
+  for (const chart of [trendChart, outcomeChart]) {
+    const box = (await chart.boundingBox())!;
+    expect(box.width).toBeGreaterThan(250);
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+  }
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+});
+
+test("a manager drills down from a member to its sessions, a session's calls and a call, and back with the browser", async ({ page }) => {
+  await signIn(page, 'manager');
+  await openUsage(page);
+  const alex = (await teamOf(page)).find((m) => m.display_name === 'Alex Turner')!;
+  const range = { ...WEEK, member_id: alex.user_id };
+
+  // A member's row leads to its figures, charts and sessions; the new step's heading takes the focus.
+  await page
+    .getByRole('table', { name: /^Figures per member/ })
+    .getByRole('link', { name: 'Alex Turner', exact: true })
+    .click();
+  await expect(page).toHaveURL(new RegExp(`[?&]member=${alex.user_id}(&|$)`));
+  const memberHeading = page.getByRole('heading', { name: 'Alex Turner', level: 2, exact: true });
+  await expect(memberHeading).toBeFocused();
+  const breadcrumb = page.getByRole('navigation', { name: 'Breadcrumb' });
+  await expect(breadcrumb.getByRole('link', { name: 'Team usage' })).toBeVisible();
+  await expect(breadcrumb.locator('[aria-current="page"]')).toHaveText('Alex Turner');
+  const days: Day[] = (await (await page.request.get('/rest/1/dialsession/usage/days', { params: range })).json()).usage_days.days;
+  const alexCalls = days.reduce((n, d) => n + d.calls, 0);
+  await expect(page.getByRole('img', { name: /^Calls and connected calls per day/ })).toHaveAccessibleName(
+    new RegExp(`\\. ${alexCalls} calls? and`),
+  );
+  const listed = (await (await page.request.get('/rest/1/dialsession', { params: { ...range, page_size: 10 } })).json()).dialsessions;
+  const sessions = page.getByRole('region', { name: "Alex Turner's dial sessions" });
+  await expect(sessions.locator('tbody tr')).toHaveCount(listed.dialsessions.length);
+  await expect(sessions.getByRole('columnheader', { name: 'Member' })).toHaveCount(0);
+
+  // A session, opened from the keyboard: its calls, each linking to the call viewer.
+  const session = listed.dialsessions.find((s: { call_count: number }) => s.call_count > 0);
+  const detail = (await (await page.request.get(`/rest/1/dialsession/${session.dialsession_id}`, { params: { page_size: 25 } })).json())
+    .dialsessions.dialsessions;
+  const sessionLink = sessions.getByRole('link').nth(listed.dialsessions.indexOf(session));
+  await sessionLink.focus();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(new RegExp(`[?&]member=${alex.user_id}&session=${session.dialsession_id}(&|$)`));
+  const sessionHeading = page.getByRole('heading', { level: 2, name: /^Session of / });
+  await expect(sessionHeading).toBeFocused();
+  await expect(breadcrumb.getByRole('link', { name: 'Alex Turner' })).toBeVisible();
+  const calls = page.getByRole('table', { name: /^Calls of Alex Turner's session of / });
+  await expect(calls.locator('tbody tr')).toHaveCount(Math.min(detail.calls.length, 25));
+  const first = detail.calls[0];
+  await expect(calls.locator('tbody tr').first().getByRole('rowheader')).toHaveText(first.contact_name);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  const viewer = calls.getByRole('link', { name: `View call with ${first.contact_name}` }).first();
+  await expect(viewer).toHaveAttribute('href', `/calls/${first.call_id}`);
+  await viewer.click();
+  await expect(page).toHaveURL(new RegExp(`/calls/${first.call_id}$`));
+
+  // Back, step by step, to where each step was.
+  await page.goBack();
+  await expect(sessionHeading).toBeVisible();
+  await page.goBack();
+  await expect(memberHeading).toBeVisible();
+  await expect(page).not.toHaveURL(/session=/);
+  await page.goBack();
+  await expect(page.getByRole('table', { name: /^Figures per member/ })).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Breadcrumb' })).toHaveCount(0);
+});
+
+test('a member outside the team, in the URL, is said so instead of figures', async ({ page }) => {
+  await signIn(page, 'blake');
+  await page.goto('/usage?member=999999');
+  await expect(page.getByRole('heading', { name: 'No calls in these days' })).toBeVisible();
+  await expect(page.getByRole('alert').filter({ hasText: 'Dial sessions could not be loaded' })).toContainText(
+    'member_id 999999 is not a member of your team',
+  );
 });

@@ -9,12 +9,17 @@ import { ping } from './db/database.js';
 import { notFound } from './lib/errors.js';
 import { notFoundRoute, parseBodies, renderErrors, requestLogging, stripTrailingSlash } from './lib/http.js';
 import { bulkJobsRouter } from './modules/bulk-jobs/bulk-jobs.router.js';
+import { callsRouter } from './modules/calls/calls.router.js';
+import { carrierRouter } from './modules/carrier/carrier.router.js';
+import { recordingsRouter } from './modules/recordings/recordings.router.js';
+import { transcriptsRouter } from './modules/transcripts/transcripts.router.js';
 import { contactCustomFieldsRouter } from './modules/contact-details/contact-custom-fields.router.js';
 import { contactPointsRouter } from './modules/contact-details/contact-points.router.js';
 import { contactTagsRouter } from './modules/contact-details/contact-tags.router.js';
 import { contactsRouter } from './modules/contacts/contacts.router.js';
 import { customFieldsRouter } from './modules/custom-fields/custom-fields.router.js';
 import { dialLibraryRouter } from './modules/dial-library/dial-library.router.js';
+import { voicemailUploadRouter } from './modules/dial-library/voicemail-upload.router.js';
 import { dialSessionsRouter } from './modules/dial-sessions/dial-sessions.router.js';
 import { ssoRouter } from './modules/dial-sessions/sso.router.js';
 import { dialSettingsRouter } from './modules/dial-settings/dial-settings.router.js';
@@ -45,18 +50,30 @@ export function createApp(ctx: Context, options: AppOptions = {}): Express {
   });
 
   const rest = Router();
-  rest.use(noStore, parseBodies);
+  // The voicemail upload's body is audio, which the API's parsers refuse: it is read by its own route, first.
+  rest.use(noStore, voicemailUploadRouter(ctx), parseBodies);
   rest.use(tranquilityRouter());
   rest.use(authenticate(ctx));
   rest.use(membersRouter(ctx), contactsRouter(ctx), foldersRouter(ctx), tagsRouter(ctx), customFieldsRouter(ctx));
   rest.use(contactPointsRouter(ctx), contactTagsRouter(ctx), contactCustomFieldsRouter(ctx), bulkJobsRouter(ctx));
   // Settings before sessions: /dialsession/settings is not a session id.
-  rest.use(dialSettingsRouter(ctx), dialSessionsRouter(ctx), dialLibraryRouter(ctx), clockRouter());
+  rest.use(
+    dialSettingsRouter(ctx),
+    recordingsRouter(ctx),
+    dialSessionsRouter(ctx),
+    dialLibraryRouter(ctx),
+    transcriptsRouter(ctx),
+    clockRouter(),
+  );
+  rest.use(callsRouter(ctx));
   rest.use(notFoundRoute);
   app.use('/rest/1', rest);
 
+  // The contract's one path outside /rest/1: the full transcript.
+  app.use('/api/rest', noStore, authenticate(ctx), transcriptsRouter(ctx), notFoundRoute);
   app.use('/auth', noStore, parseBodies, authRouter(ctx));
-  app.use(['/rest', '/auth', '/oauth'], notFoundRoute);
+  app.use('/carrier', noStore, carrierRouter(ctx));
+  app.use(['/rest', '/auth', '/oauth', '/carrier'], notFoundRoute);
 
   app.use(ssoRouter(ctx));
   if (options.staticDir) serveWebApp(app, options.staticDir);
@@ -81,7 +98,8 @@ function browserDefences(https: boolean): RequestHandler {
         imgSrc: ["'self'", 'data:'],
         fontSrc: ["'self'"],
         connectSrc: ["'self'"],
-        mediaSrc: ["'self'"],
+        // blob: for a greeting recorded in the browser, played back before it is uploaded.
+        mediaSrc: ["'self'", 'blob:'],
         objectSrc: ["'none'"],
         baseUri: ["'none'"],
         formAction: ["'self'"],
@@ -101,11 +119,20 @@ const noStore: RequestHandler = (_req, res, next) => {
   next();
 };
 
+/** The path as express.static will read it: percent-decoded (`%2emap` is `.map`). */
+function decodedPath(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
+
 /** The built single-page app: hashed assets cached for a year, every other page answered with index.html. */
 function serveWebApp(app: Express, dir: string) {
   const index = path.join(dir, 'index.html');
-  // The build keeps source maps for our own debugging; they are not published.
-  app.use((req, _res, next) => next(req.path.endsWith('.map') ? notFound('There is no such file.') : undefined));
+  // The build writes no source maps; should one be there, it is not published, however its name is spelled or encoded.
+  app.use((req, _res, next) => next(/\.map$/i.test(decodedPath(req.path)) ? notFound('There is no such file.') : undefined));
   app.use('/assets', express.static(path.join(dir, 'assets'), { immutable: true, maxAge: '365d', fallthrough: false }));
   app.use(express.static(dir, { index: false }));
   app.get('/{*path}', (req, res, next) => {

@@ -1,9 +1,22 @@
 import os from 'node:os';
+import path from 'node:path';
 import proxyAddr from 'proxy-addr';
 import { z } from 'zod';
 
 /** Whether a listening address is reachable from this machine alone. */
 export const isLoopback = (host: string) => /^(localhost|::1|\[::1\]|127(\.\d{1,3}){3})$/i.test(host.trim());
+
+/** The address a process of this machine reaches a server listening on `host` at. */
+export function localUrl(host: string, port: number): string {
+  const reachable = ['0.0.0.0', '::', '[::]'].includes(host.trim())
+    ? '127.0.0.1'
+    : host.includes(':') && !host.startsWith('[')
+      ? `[${host}]`
+      : host;
+  return `http://${reachable}:${port}`;
+}
+const dataDirOf = (databaseUrl: string) =>
+  databaseUrl.startsWith('sqlite:') ? path.dirname(path.resolve(databaseUrl.slice('sqlite:'.length))) : path.resolve('data');
 
 const commaList = (value: string) =>
   value
@@ -31,7 +44,10 @@ const schema = z
     DATABASE_URL: z
       .string()
       .default('sqlite:./data/ringbook.db')
-      .refine((v) => /^sqlite:.+/.test(v), 'must be sqlite:<path>, e.g. sqlite:./data/ringbook.db'),
+      .refine(
+        (v) => /^sqlite:.+/.test(v) || /^postgres(ql)?:\/\/.+/.test(v),
+        'must be sqlite:<path> (e.g. sqlite:./data/ringbook.db) or postgres://user@host:port/database',
+      ),
     PUBLIC_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// address' }).optional(),
     SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -58,10 +74,27 @@ const schema = z
     REQUEST_TIMEOUT_SECONDS: z.coerce.number().min(1).max(3600).default(30),
     KEEP_ALIVE_TIMEOUT_SECONDS: z.coerce.number().min(1).max(600).default(5),
     MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(1000),
-    CARRIER: z.enum(['simulated'], { error: "must be 'simulated' (the only carrier so far)" }).default('simulated'),
+    CARRIER: z
+      .enum(['simulated'], { error: "must be 'simulated' (the carrier npm start runs; set CARRIER_URL for another)" })
+      .default('simulated'),
+    CARRIER_URL: z.url({ protocol: /^https?$/, error: 'must be the http(s) address of a carrier service' }).optional(),
+    CARRIER_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+    CARRIER_CALLBACK_URL: z
+      .url({ protocol: /^https?$/, error: 'must be an http(s) address the carrier can reach this server at' })
+      .optional(),
+    CARRIER_PORT: z.coerce.number().int().min(0).max(65535).default(0),
     CARRIER_TIME_SCALE: z.coerce.number().gt(0, 'must be a number above 0').max(100).default(1),
+    DATA_DIR: z.string().min(1).optional(),
+    TRANSCRIBER: z.enum(['pocketsphinx', 'none'], { error: "must be 'pocketsphinx' or 'none'" }).default('pocketsphinx'),
+    TRANSCRIPTION_CONCURRENCY: z.coerce.number().int().min(0).max(16).default(1),
+    TRANSCRIPTION_LEASE_SECONDS: z.coerce.number().int().min(5).max(3600).default(120),
     CALLBACK_ALLOWED_HOSTS: z.string().default(''),
+    EVENT_POLL_SECONDS: z.coerce.number().gt(0, 'must be a number above 0').max(3600).optional(),
     CLOCK_START: z.iso.datetime({ offset: true, error: 'must be an ISO date-time, e.g. 2026-11-23T17:00:00Z' }).optional(),
+  })
+  .refine((env) => env.SECRET_KEY || env.DATABASE_URL.startsWith('sqlite:'), {
+    path: ['SECRET_KEY'],
+    message: 'is required with a PostgreSQL store: every server on it must derive the same tokens',
   })
   .transform((env) => ({
     port: env.PORT,
@@ -77,8 +110,23 @@ const schema = z
     workers: env.WORKERS,
     recordCacheSize: env.RECORD_CACHE_SIZE,
     trustProxy: commaList(env.TRUST_PROXY),
-    carrier: { name: env.CARRIER, timeScale: env.CARRIER_TIME_SCALE },
+    carrier: {
+      name: env.CARRIER,
+      url: env.CARRIER_URL?.replace(/\/+$/, ''),
+      secret: env.CARRIER_SECRET,
+      port: env.CARRIER_PORT,
+      timeScale: env.CARRIER_TIME_SCALE,
+      /* Where the carrier posts calls' events, when not where this server listens (any of its processes answers). */
+      callbackUrl: env.CARRIER_CALLBACK_URL?.replace(/\/+$/, ''),
+    },
+    /* Files the store does not hold: recordings (and the simulated carrier's, until fetched). Beside the SQLite file by default. */
+    dataDir: env.DATA_DIR ?? dataDirOf(env.DATABASE_URL),
+    /* Calls transcribed at once per process (each runs a recognizer per channel); 0: this process transcribes none. */
+    transcription: { engine: env.TRANSCRIBER, concurrency: env.TRANSCRIPTION_CONCURRENCY, leaseMs: env.TRANSCRIPTION_LEASE_SECONDS * 1000 },
     callbackAllowedHosts: commaList(env.CALLBACK_ALLOWED_HOSTS),
+    /* How often dialer streams look for events no signal told of: 0.2 s on SQLite (its processes poll), 5 s on
+       PostgreSQL as a safety net (other servers' events arrive by LISTEN/NOTIFY). */
+    eventPollMs: env.EVENT_POLL_SECONDS === undefined ? undefined : env.EVENT_POLL_SECONDS * 1000,
     clockStart: env.CLOCK_START ? new Date(env.CLOCK_START) : undefined,
     connections: {
       headersTimeoutMs: env.HEADERS_TIMEOUT_SECONDS * 1000,

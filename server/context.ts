@@ -1,15 +1,25 @@
+import os from 'node:os';
+import path from 'node:path';
+import { OpenStreams } from './auth/open-streams.js';
 import type { Config } from './config.js';
 import type { Store } from './db/database.js';
+import type { Recording } from './db/schema.js';
+import { LeaseLoop } from './lib/lease-loop.js';
 import type { Logger } from './lib/logger.js';
 import { RecordCache } from './lib/record-cache.js';
 import { JobRunner } from './modules/bulk-jobs/job-runner.js';
 import { createDialerRuntime, type DialerRuntime } from './modules/dial-sessions/dialer-runtime.js';
 import { Housekeeper } from './modules/housekeeping/housekeeper.js';
+import { fetchTask } from './modules/recordings/recordings.service.js';
+import { createTranscription } from './modules/transcripts/transcription.service.js';
+import { createPocketSphinxEngine } from './transcription/pocketsphinx.js';
+import { fileRecordingStore, type RecordingStore } from './recordings/store.js';
 
 /**
  * What the app is built from: the open store, the parsed configuration, the server key, this process's record cache,
- * and its background work: the dialer runtime (carrier, event hub, callback delivery), the bulk job runner and the
- * housekeeper (retention), which whoever serves requests starts (`startBackground`) and stops.
+ * and its background work: the dialer runtime (carrier client, event hub, callback delivery), the recordings (their
+ * store, and the job that fetches them from the carrier), transcription, the bulk job runner and the housekeeper
+ * (retention), which whoever serves requests starts (`startBackground`, given the address it listens at) and stops.
  */
 export type Context = {
   store: Store;
@@ -20,26 +30,53 @@ export type Context = {
   dialer: DialerRuntime;
   jobs: JobRunner;
   housekeeper: Housekeeper;
+  /** This process's open event streams, whose credentials are checked again while they last. */
+  streams: OpenStreams;
+  recordings: { store: RecordingStore; loop: LeaseLoop<Recording> };
+  /** The transcription job (transcripts.service), when this process runs one. */
+  transcription?: { nudge(): void; start(): void; stop(): Promise<void> };
 };
 
-export function createContext(parts: Omit<Context, 'records' | 'dialer' | 'jobs' | 'housekeeper'>): Context {
+/** Where recognizers get their audio: this machine's (server/index.ts clears what killed processes left). */
+export const TRANSCRIPTION_TEMP = path.join(os.tmpdir(), 'ringbook-asr');
+
+/** Recordings fetched at once per process: each is a download and a file write. */
+const RECORDING_FETCHES = 4;
+
+export function createContext(
+  parts: Omit<Context, 'records' | 'dialer' | 'jobs' | 'housekeeper' | 'streams' | 'recordings' | 'transcription'>,
+): Context {
+  const store = fileRecordingStore(path.join(parts.config.dataDir, 'recordings'));
   const ctx = {
     ...parts,
     records: new RecordCache(parts.config.recordCacheSize),
     jobs: new JobRunner(parts.store, parts.logger),
-    housekeeper: new Housekeeper(parts.store, parts.logger),
+    housekeeper: new Housekeeper(parts.store, parts.logger, store),
+    streams: new OpenStreams(parts.store.db, parts.config.session),
   } as Context;
   ctx.dialer = createDialerRuntime(ctx);
+  ctx.recordings = {
+    store,
+    loop: new LeaseLoop(parts.store, parts.logger, fetchTask(ctx), { concurrency: RECORDING_FETCHES, leaseMs: 120_000, pollMs: 1_000 }),
+  };
+  const { transcription } = parts.config;
+  if (transcription.concurrency > 0) {
+    const engine = transcription.engine === 'pocketsphinx' ? createPocketSphinxEngine({ tempDir: TRANSCRIPTION_TEMP }) : null;
+    ctx.transcription = createTranscription(ctx, { engine, concurrency: transcription.concurrency, leaseMs: transcription.leaseMs });
+  }
   return ctx;
 }
 
-export function startBackground(ctx: Context): void {
-  ctx.dialer.start();
+export function startBackground(ctx: Context, listeningUrl?: string): void {
+  ctx.dialer.start(listeningUrl);
   ctx.jobs.start();
   ctx.housekeeper.start();
+  ctx.recordings.loop.start();
+  ctx.transcription?.start();
 }
 
 /** Stops background work; event streams end, and work in hand finishes its round first. */
 export async function stopBackground(ctx: Context): Promise<void> {
-  await Promise.all([ctx.dialer.stop(), ctx.jobs.stop(), ctx.housekeeper.stop()]);
+  ctx.streams.closeAll();
+  await Promise.all([ctx.dialer.stop(), ctx.jobs.stop(), ctx.housekeeper.stop(), ctx.recordings.loop.stop(), ctx.transcription?.stop()]);
 }

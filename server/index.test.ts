@@ -55,7 +55,9 @@ describe('start-up', () => {
 
   it.each([
     [{ PORT: 'eighty' }, 'PORT'],
-    [{ DATABASE_URL: 'postgres://db/ringbook' }, 'DATABASE_URL'],
+    [{ DATABASE_URL: 'mysql://db/ringbook' }, 'DATABASE_URL'],
+    // Every server on one PostgreSQL database must derive the same tokens: the key cannot be a file beside it.
+    [{ DATABASE_URL: 'postgres://db/ringbook' }, 'SECRET_KEY'],
     [{ PUBLIC_URL: 'ftp://example.com' }, 'PUBLIC_URL'],
     [{ WORKERS: '0' }, 'WORKERS'],
   ])('stops with a clear message on a wrong setting %j', async (bad, name) => {

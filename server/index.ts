@@ -4,12 +4,15 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createApp } from './app.js';
+import { TRANSCRIPTION_TEMP } from './context.js';
 import { createHttpServer } from './lib/http-server.js';
-import { type Config, ConfigError, loadConfig } from './config.js';
+import { startCarrierChild } from './carrier/child.js';
+import { carrierSecretOf } from './carrier/secret.js';
+import { type Config, ConfigError, loadConfig, localUrl } from './config.js';
 import { createContext, startBackground, stopBackground } from './context.js';
-import { isEmpty, openStore, sqlitePath } from './db/database.js';
-import { loadSecretKey } from './auth/secret-key.js';
-import { setClock } from './lib/clock.js';
+import { isEmpty, openStore } from './db/database.js';
+import { secretKeyOf } from './auth/secret-key.js';
+import { currentDate, setClock } from './lib/clock.js';
 import { createLogger, type Logger } from './lib/logger.js';
 import { publishedDemoLogins, seedDemo, type DemoLogin } from './seed/demo.js';
 
@@ -29,19 +32,51 @@ async function main() {
   // Output is for people; a reader that went away must not stop the server (see createLogger).
   for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
   const config = loadConfig();
-  if (config.clockStart) setClock(config.clockStart);
+  // The clock reads CLOCK_START when the process started, not when it got here: servers started together agree.
+  if (config.clockStart) setClock(config.clockStart, performance.timeOrigin);
   const logger = createLogger(config.logLevel);
   if (cluster.isWorker) {
     await serve(config, logger.child({ worker: cluster.worker!.id }));
     return;
   }
   const logins = await prepareStore(config, logger);
-  if (config.workers === 1) {
-    const port = await serve(config, logger);
-    printBanner(config, port, logins);
+  removeStaleFiles(TRANSCRIPTION_TEMP, 6 * 3600_000);
+  const withCarrier = await ensureCarrier(config, logger);
+  if (withCarrier.workers === 1) {
+    const port = await serve(withCarrier, logger);
+    printBanner(withCarrier, port, logins);
   } else {
-    supervise(config, logger, logins);
+    supervise(withCarrier, logger, logins);
   }
+}
+
+/** What a transcription left when its process was killed (none runs for hours: its recognizers time out). */
+function removeStaleFiles(dir: string, olderThanMs: number) {
+  for (const entry of fs.existsSync(dir) ? fs.readdirSync(dir) : []) {
+    const file = path.join(dir, entry);
+    if (Date.now() - fs.statSync(file).mtimeMs > olderThanMs) fs.rmSync(file, { recursive: true, force: true });
+  }
+}
+
+/**
+ * One carrier for the deployment: the one CARRIER_URL names, or else the simulated carrier started here, beside the
+ * workers (which are given its address and the shared secret through the environment they inherit).
+ */
+async function ensureCarrier(config: Config, logger: Logger): Promise<Config> {
+  if (config.carrier.url) return config;
+  const secret = carrierSecretOf(config.carrier.secret, secretKeyOf(config));
+  const carrier = await startCarrierChild({
+    secret,
+    port: config.carrier.port,
+    timeScale: config.carrier.timeScale,
+    dataDir: path.join(config.dataDir, 'carrier'),
+    logLevel: config.logLevel,
+    onExit: (code) => logger.error({ code }, 'the simulated carrier exited; starting it again'),
+  });
+  process.env.CARRIER_URL = carrier.url;
+  process.env.CARRIER_SECRET = secret;
+  logger.info({ url: carrier.url }, 'simulated carrier started');
+  return loadConfig();
 }
 
 /**
@@ -70,7 +105,7 @@ async function prepareStore(config: Config, logger: Logger): Promise<DemoLogin[]
       return [];
     }
     const started = Date.now();
-    const ctx = createContext({ store, config, logger, secretKey: loadSecretKey(config.secretKey, sqlitePath(config.databaseUrl)) });
+    const ctx = createContext({ store, config, logger, secretKey: secretKeyOf(config) });
     const logins = await seedDemo(ctx);
     logger.info({ ms: Date.now() - started }, 'demo data seeded');
     return logins;
@@ -82,7 +117,7 @@ async function prepareStore(config: Config, logger: Logger): Promise<DemoLogin[]
 /** Serves the API and the web app until SIGTERM or SIGINT; answers the port it listens on. */
 async function serve(config: Config, logger: Logger): Promise<number> {
   const store = await openStore(config.databaseUrl);
-  const ctx = createContext({ store, config, logger, secretKey: loadSecretKey(config.secretKey, sqlitePath(config.databaseUrl)) });
+  const ctx = createContext({ store, config, logger, secretKey: secretKeyOf(config) });
   const staticDir = path.join(root, 'dist');
   if (!fs.existsSync(path.join(staticDir, 'index.html')) && !cluster.isWorker)
     logger.warn('web app not built (run npm run build); serving the API only');
@@ -91,7 +126,7 @@ async function serve(config: Config, logger: Logger): Promise<number> {
   const port = (server.address() as AddressInfo).port;
   logger.info({ port }, 'listening');
 
-  startBackground(ctx);
+  startBackground(ctx, localUrl(config.host, port));
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;
@@ -112,8 +147,7 @@ async function serve(config: Config, logger: Logger): Promise<number> {
       });
     logger.info({ signal }, 'shutting down: no new connections, finishing requests');
   };
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
+  onStopRequest(shutdown);
   return port;
 }
 
@@ -122,6 +156,11 @@ async function serve(config: Config, logger: Logger): Promise<number> {
  * primary gives up, as it does when a worker fails before it ever listened). A signal is passed on to every
  * worker; the primary exits once they all have.
  */
+/** A worker reads the primary's clock as it starts (a set CLOCK_START goes on from where the primary's clock is). */
+function forkWorker(config: Config) {
+  return cluster.fork(config.clockStart ? { CLOCK_START: currentDate().toISOString() } : {});
+}
+
 function supervise(config: Config, logger: Logger, logins: DemoLogin[]) {
   let stopping = false;
   let started = false;
@@ -158,7 +197,7 @@ function supervise(config: Config, logger: Logger, logins: DemoLogin[]) {
       else if (restarts.length > RESTARTS_PER_MINUTE) giveUp(`workers keep exiting (${restarts.length} in a minute); stopping`);
       else {
         logger.error({ worker: worker.id, code, signal }, 'worker exited; starting another');
-        cluster.fork();
+        forkWorker(config);
       }
     }
     if (stopping && !Object.keys(cluster.workers ?? {}).length) {
@@ -166,9 +205,19 @@ function supervise(config: Config, logger: Logger, logins: DemoLogin[]) {
       process.exit(process.exitCode ?? 0);
     }
   });
+  onStopRequest(stop);
+  for (let i = 0; i < config.workers; i++) forkWorker(config);
+}
+
+/**
+ * What stops the server: SIGTERM or SIGINT, and, when `npm start` (scripts/start.mjs) started it with an IPC channel,
+ * that channel closing: the script is gone, even by SIGKILL, and nobody is left to stop us. A worker's own channel is
+ * the cluster's, which Node watches itself.
+ */
+function onStopRequest(stop: (signal: NodeJS.Signals) => void) {
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
-  for (let i = 0; i < config.workers; i++) cluster.fork();
+  if (!cluster.isWorker && process.channel) process.on('disconnect', () => stop('SIGTERM'));
 }
 
 function printBanner(config: Config, port: number, logins: DemoLogin[]) {

@@ -1,7 +1,7 @@
 import type { Db } from '../db/database.js';
 import type { Member } from '../db/schema.js';
 import { Codes, forbidden } from '../lib/errors.js';
-import { teamIds } from './auth.repository.js';
+import { teamIdsWithHistory } from './auth.repository.js';
 
 /**
  * Whose contacts a member may see and change: a vendor its whole organisation; anyone else itself and
@@ -10,19 +10,26 @@ import { teamIds } from './auth.repository.js';
 export type Scope = { kind: 'organisation'; orgId: number } | { kind: 'team'; orgId: number; memberIds: number[] };
 
 /** Who is asking, how (a bearer token or the web app's session) and what they may reach. */
-export type AuthContext = { member: Member; via: 'bearer' | 'session'; scope: Scope };
+/** What a request was let in with: the SHA-256 of its session id or of its token (open streams re-check it). */
+export type Credential = { kind: 'session' | 'token'; hash: string };
+
+export type AuthContext = { member: Member; via: 'bearer' | 'session'; scope: Scope; credential?: Credential };
 
 export async function scopeFor(db: Db, member: Member): Promise<Scope> {
   if (member.role === 'vendor') return { kind: 'organisation', orgId: member.org_id };
   // Only managers and the vendor have reports (members.service refuses a plain member as manager_id).
   if (member.role === 'member') return { kind: 'team', orgId: member.org_id, memberIds: [member.id] };
-  return { kind: 'team', orgId: member.org_id, memberIds: await teamIds(db, member.id) };
+  return { kind: 'team', orgId: member.org_id, memberIds: await teamIdsWithHistory(db, member.id) };
 }
 
 export function scopeIncludesMember(scope: Scope, member: Pick<Member, 'id' | 'org_id'>): boolean {
   if (member.org_id !== scope.orgId) return false;
   return scope.kind === 'organisation' || scope.memberIds.includes(member.id);
 }
+
+/** Whether a contact (its organisation and owner, as it is now) is within a scope: the one rule of who may reach whose contacts. */
+export const reaches = (scope: Scope, contact: { org_id: number; owner_id: number }) =>
+  scopeIncludesMember(scope, { id: contact.owner_id, org_id: contact.org_id });
 
 export const isVendor = (member: Member) => member.role === 'vendor';
 

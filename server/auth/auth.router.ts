@@ -10,7 +10,8 @@ import { admitSignIn, settleSignIn } from './login-throttle.js';
 import { toMemberRecord } from './member-record.js';
 import { authenticate, authOf, requireCsrfHeader } from './middleware.js';
 import { spendDecoyVerification, verifyPassword } from './passwords.js';
-import { endSession, SESSION_COOKIE, sessionIdOf, setCookie, startBrowserSession } from './sessions.js';
+import { sha256 } from './tokens.js';
+import { endSession, SESSION_COOKIE, sessionIdsOf, setCookie, startBrowserSession } from './sessions.js';
 
 /**
  * The web app's sign-in: the browser gets an HttpOnly, SameSite=Strict session cookie and never a bearer token.
@@ -35,8 +36,10 @@ export function authRouter(ctx: Context): Router {
 
   router.post('/logout', async (req, res) => {
     requireCsrfHeader(req);
-    const id = sessionIdOf(req);
-    if (id) await endSession(ctx.store, id);
+    for (const id of sessionIdsOf(req)) {
+      await endSession(ctx.store, id);
+      ctx.streams.end({ kind: 'session', hash: sha256(id) });
+    }
     setCookie(ctx, res, SESSION_COOKIE, '', 0);
     sendNoContent(res);
   });

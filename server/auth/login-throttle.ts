@@ -1,7 +1,7 @@
 import type { Store } from '../db/database.js';
 import { tooManyRequests } from '../lib/errors.js';
 import { addSeconds, now, parseTimestamp } from '../lib/time.js';
-import { type AttemptCount, deleteAttemptCounts, findAttemptCounts, saveAttemptCounts } from './auth.repository.js';
+import { countAttempts, deleteAttemptCounts, uncountAttempts } from './auth.repository.js';
 
 /*
  * Sign-in attempts are counted in the store (so every server process and restart shares them), per 15-minute
@@ -12,8 +12,8 @@ import { type AttemptCount, deleteAttemptCounts, findAttemptCounts, saveAttemptC
  * - one account from anywhere: 50 attempts, against guessing spread over many addresses. A browser that has
  *   signed in to the account before (its device cookie) is exempt, so an attack on an account from elsewhere
  *   cannot lock its owner out; a new browser meets this limit only once 50 guesses were made within the window.
- * Each attempt is counted, in one write transaction, before its password is checked: a burst of parallel requests
- * gets no more checks than the limits, whichever process serves them. A successful sign-in gives its attempt back
+ * Each attempt is counted, by an atomic increment per key, before its password is checked: a burst of parallel
+ * requests gets no more checks than the limits, whichever process serves them. A successful sign-in gives its attempt back
  * and clears the account-and-address count.
  */
 export const WINDOW_SECONDS = 15 * 60;
@@ -32,27 +32,48 @@ function keysOf(a: SignInAttempt): Key[] {
   ];
 }
 
-/** Counts an attempt, or refuses it with 429 and Retry-After when one of its limits is already reached. */
+/** Thrown inside the counting transaction to undo its counts: a refused attempt counts nothing. */
+class Refused extends Error {
+  constructor(readonly until: string) {
+    super('refused');
+  }
+}
+
+/**
+ * Counts an attempt, or refuses it with 429 and Retry-After when one of its limits is already reached. Each count is
+ * one atomic upsert (docs/store.md, the concurrency contract): the attempt is counted first, and if that took a
+ * checked key past its limit the transaction is rolled back, so parallel attempts on any number of servers get no
+ * more password checks than the limits.
+ */
 export async function admitSignIn(store: Store, attempt: SignInAttempt): Promise<void> {
   const keys = keysOf(attempt);
-  const refusedUntil = await store.write(async (tx) => {
-    const at = now();
-    const current = await liveCounts(tx, keys, at);
-    const full = keys.filter((k) => k.checked && (current.get(k.key)?.attempts ?? 0) >= k.limit);
-    if (full.length)
-      return full
-        .map((k) => addSeconds(current.get(k.key)!.window_started_at, WINDOW_SECONDS))
-        .sort()
-        .pop()!;
-    await saveAttemptCounts(
-      tx,
-      keys.map(({ key }) => {
-        const row = current.get(key);
-        return { key, attempts: (row?.attempts ?? 0) + 1, window_started_at: row?.window_started_at ?? at };
-      }),
-    );
-    return null;
-  });
+  let refusedUntil: string | null = null;
+  try {
+    await store.write(async (tx) => {
+      const at = now();
+      const counted = new Map(
+        (
+          await countAttempts(
+            tx,
+            keys.map((k) => k.key),
+            at,
+            addSeconds(at, -WINDOW_SECONDS),
+          )
+        ).map((r) => [r.key, r]),
+      );
+      const full = keys.filter((k) => k.checked && counted.get(k.key)!.attempts > k.limit);
+      if (full.length)
+        throw new Refused(
+          full
+            .map((k) => addSeconds(counted.get(k.key)!.window_started_at, WINDOW_SECONDS))
+            .sort()
+            .pop()!,
+        );
+    });
+  } catch (error) {
+    if (!(error instanceof Refused)) throw error;
+    refusedUntil = error.until;
+  }
   if (refusedUntil) {
     const seconds = Math.max(1, Math.ceil((parseTimestamp(refusedUntil) - parseTimestamp(now())) / 1000));
     throw tooManyRequests(`Too many sign-in attempts. Try again in ${seconds} seconds.`, seconds);
@@ -64,20 +85,10 @@ export async function settleSignIn(store: Store, attempt: SignInAttempt): Promis
   const [pair, ...shared] = keysOf(attempt);
   await store.write(async (tx) => {
     await deleteAttemptCounts(tx, [pair!.key]);
-    const current = await liveCounts(tx, shared, now());
-    await saveAttemptCounts(
+    await uncountAttempts(
       tx,
-      [...current.values()].map((row) => ({ ...row, attempts: Math.max(0, row.attempts - 1) })),
+      shared.map((k) => k.key),
+      addSeconds(now(), -WINDOW_SECONDS),
     );
   });
-}
-
-/** The counts of these keys whose window is still open. */
-async function liveCounts(tx: Store['db'], keys: Key[], at: string): Promise<Map<string, AttemptCount>> {
-  const opened = addSeconds(at, -WINDOW_SECONDS);
-  const rows = await findAttemptCounts(
-    tx,
-    keys.map((k) => k.key),
-  );
-  return new Map(rows.filter((r) => r.window_started_at > opened).map((r) => [r.key, r]));
 }

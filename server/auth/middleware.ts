@@ -1,11 +1,10 @@
 import type { Request, RequestHandler } from 'express';
 import type { Context } from '../context.js';
-import type { Member } from '../db/schema.js';
 import { ApiError, Codes, forbidden, unauthorized } from '../lib/errors.js';
 import { type AuthContext, scopeFor } from './access.js';
 import { findMemberById } from './auth.repository.js';
-import { resumeSession, sessionIdOf } from './sessions.js';
-import { memberForToken } from './tokens.js';
+import { resumeSession, sessionIdsOf } from './sessions.js';
+import { memberForToken, sha256 } from './tokens.js';
 
 /** The header the web app sets on every request; a cross-site form or image cannot set it. */
 export const CSRF_HEADER = 'x-ringbook-request';
@@ -25,26 +24,35 @@ export function authenticate(ctx: Context): RequestHandler {
   const { db } = ctx.store;
   return async (req, _res, next) => {
     const header = req.get('authorization');
-    let member: Member | undefined;
-    let via: AuthContext['via'] = 'bearer';
     if (header) {
       const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
       if (!match) throw unauthorized(Codes.malformedAuthorization, 'The Authorization header must be "Bearer <token>".');
-      member = await memberForToken(db, match[1]!);
-    } else {
-      const sessionId = sessionIdOf(req);
-      if (!sessionId)
-        throw unauthorized(Codes.missingAuthorization, 'The Authorization header is missing. Send "Authorization: Bearer <token>".');
-      const memberId = await resumeSession(ctx.store, sessionId, ctx.config.session);
-      if (!memberId) throw unauthorized(Codes.sessionEnded, 'Your session has ended. Sign in again.');
-      requireCsrfHeader(req);
-      via = 'session';
-      member = await findMemberById(db, memberId);
-      if (!member) throw unauthorized(Codes.sessionEnded, 'Your session has ended. Sign in again.');
+      const member = await memberForToken(db, match[1]!);
+      req.auth = { member, via: 'bearer', scope: await scopeFor(db, member), credential: { kind: 'token', hash: sha256(match[1]!) } };
+      return next();
     }
-    req.auth = { member, via, scope: await scopeFor(db, member) };
+    const candidates = sessionIdsOf(req);
+    if (!candidates.length)
+      throw unauthorized(Codes.missingAuthorization, 'The Authorization header is missing. Send "Authorization: Bearer <token>".');
+    const session = await firstLiveSession(ctx, candidates);
+    const member = session && (await findMemberById(db, session.memberId));
+    if (!session || !member) throw unauthorized(Codes.sessionEnded, 'Your session has ended. Sign in again.');
+    requireCsrfHeader(req);
+    req.auth = { member, via: 'session', scope: await scopeFor(db, member), credential: { kind: 'session', hash: sha256(session.id) } };
     next();
   };
+}
+
+/*
+ * Another app on the same host may set a cookie of the same name (the browser then sends both, in no order we
+ * choose): the first of them that is a live session of ours is the one, so a planted cookie cannot sign anyone out.
+ */
+async function firstLiveSession(ctx: Context, ids: string[]): Promise<{ id: string; memberId: number } | undefined> {
+  for (const id of ids) {
+    const memberId = await resumeSession(ctx.store, id, ctx.config.session);
+    if (memberId) return { id, memberId };
+  }
+  return undefined;
 }
 
 export function authOf(req: Request): AuthContext {

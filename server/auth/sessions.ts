@@ -1,5 +1,4 @@
 import crypto from 'node:crypto';
-import { parse as parseCookies } from 'cookie';
 import type { Request, Response } from 'express';
 import type { Context } from '../context.js';
 import type { Store } from '../db/database.js';
@@ -13,15 +12,22 @@ export const SESSION_COOKIE = 'rb_session';
 const SESSION_ID = /^[A-Za-z0-9_-]{43}$/;
 
 /**
- * The session id a request's cookies carry, if any. Cookies of other apps on the same host may be anything (not
- * even valid percent-encoding); a value that is not one of our ids is ignored as if it were absent.
+ * The session ids a request's cookies carry, in the order sent. Cookies of other apps on the same host may be anything
+ * (not even valid percent-encoding); a value that is not one of our ids is ignored as if it were absent. More than one
+ * `rb_session` can arrive when another app on the host set one too (see authenticate).
  */
-export function sessionIdOf(req: Request): string | undefined {
+export function sessionIdsOf(req: Request): string[] {
   const header = req.get('cookie');
-  if (!header) return undefined;
-  const value = parseCookies(header)[SESSION_COOKIE];
-  return value && SESSION_ID.test(value) ? value : undefined;
+  if (!header) return [];
+  const ids: string[] = [];
+  for (const pair of header.split(';')) {
+    const [name, value] = pair.trim().split('=', 2);
+    if (name === SESSION_COOKIE && value && SESSION_ID.test(value) && ids.length < MAX_SESSION_COOKIES) ids.push(value);
+  }
+  return ids;
 }
+
+const MAX_SESSION_COOKIES = 4;
 
 export type SessionPolicy = { idleSeconds: number; maxSeconds: number };
 
@@ -71,7 +77,6 @@ export function setCookie(ctx: Context, res: Response, name: string, value: stri
 
 /** Signs a browser in as a member: a new session id every time; a session the browser already had is ended. */
 export async function startBrowserSession(ctx: Context, req: Request, res: Response, memberId: number): Promise<void> {
-  const previous = sessionIdOf(req);
-  if (previous) await endSession(ctx.store, previous);
+  for (const previous of sessionIdsOf(req)) await endSession(ctx.store, previous);
   setCookie(ctx, res, SESSION_COOKIE, await startSession(ctx.store, memberId, ctx.config.session), ctx.config.session.maxSeconds);
 }

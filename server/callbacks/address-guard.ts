@@ -10,13 +10,45 @@ const MAX_URL_LENGTH = 2000;
 const OK: UrlCheck = { ok: true };
 const refuse = (reason: string): UrlCheck => ({ ok: false, reason });
 
+/** Every public IPv6 address is in the global unicast space (RFC 4291); ::/8, 64:ff9b::/96, fec0::/10... are not. */
+const GLOBAL_UNICAST = ipaddr.IPv6.parseCIDR('2000::/3');
+
 /**
- * Only 'unicast' is public: loopback, private, link-local (the cloud metadata address), carrier-grade NAT,
- * unique-local, reserved, NAT64 and the rest can all lead back into our own network.
- * ipaddr.process unwraps IPv4-mapped IPv6 (::ffff:10.0.0.1), so the IPv4 inside is what gets judged.
+ * Whether an address is one a callback may reach. IPv4: only ipaddr's 'unicast' (not loopback, private, link-local
+ * with the cloud metadata address, carrier-grade NAT, reserved...). IPv4-mapped IPv6 (::ffff:a.b.c.d) is judged by the
+ * IPv4 inside. Other IPv6: global unicast space and 'unicast' to ipaddr, which leaves out every form that carries an
+ * IPv4 address to a gateway (IPv4-compatible ::a.b.c.d, NAT64, 6to4, Teredo), and an ISATAP identifier must carry a
+ * public IPv4 address.
  */
 export function isPublicAddress(ip: string): boolean {
-  return ipaddr.isValid(ip) && ipaddr.process(ip).range() === 'unicast';
+  const address = parseAddress(ip);
+  if (!address) return false;
+  if (address.kind() === 'ipv4') return address.range() === 'unicast';
+  const v6 = address as ipaddr.IPv6;
+  if (v6.isIPv4MappedAddress()) return v6.toIPv4Address().range() === 'unicast';
+  return v6.range() === 'unicast' && v6.match(GLOBAL_UNICAST) && !hidesInsideIpv4(v6);
+}
+
+/**
+ * IPv6 text is first written out by the URL parser (hexadecimal, no dotted tail): ipaddr.js reads the
+ * IPv4-compatible `::127.0.0.1` as if it were `::ffff:127.0.0.1`. A zone (fe80::1%eth0) is not a URL host: refused.
+ */
+function parseAddress(ip: string): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
+  const family = net.isIP(ip);
+  if (family === 4) return ipaddr.IPv4.parse(ip);
+  if (family !== 6) return undefined;
+  try {
+    return ipaddr.IPv6.parse(new URL(`http://[${ip}]/`).hostname.slice(1, -1));
+  } catch {
+    return undefined;
+  }
+}
+
+/** An ISATAP interface identifier (RFC 5214: [02]00:5efe, then an IPv4 address) whose IPv4 address is not public. */
+function hidesInsideIpv4(address: ipaddr.IPv6): boolean {
+  const [, , , , high, low, a, b] = address.parts as number[];
+  if ((high! & 0xfcff) !== 0 || low !== 0x5efe) return false;
+  return new ipaddr.IPv4([a! >> 8, a! & 0xff, b! >> 8, b! & 0xff]).range() !== 'unicast';
 }
 
 /** What may be logged about a callback URL: receivers put secrets in the path and the query. */

@@ -1,6 +1,8 @@
 import type { Db } from '../db/database.js';
 import { fixedLimit } from '../db/paging.js';
 import type { OutboxRow } from '../db/schema.js';
+import type { Candidate } from './delivery-slots.js';
+import { claimable } from '../db/locks.js';
 
 /*
  * The callback outbox. A callback is a row written in the same transaction as the event that causes it
@@ -12,6 +14,9 @@ import type { OutboxRow } from '../db/schema.js';
 
 export type NewCallback = { orgId: number; sessionId: number; type: string; url: string; body: string };
 
+/** Due rows a claim looks at, oldest first; rows to destinations a worker has no slot for are left out before. */
+const CANDIDATES = 64;
+
 export async function enqueueCallback(tx: Db, callbacks: NewCallback[], nowMs: number): Promise<void> {
   if (!callbacks.length) return;
   await tx
@@ -22,7 +27,7 @@ export async function enqueueCallback(tx: Db, callbacks: NewCallback[], nowMs: n
         session_id: c.sessionId,
         ordering_key: `session:${c.sessionId}`,
         type: c.type,
-        url: c.url,
+        url: written(c.url),
         body: c.body,
         state: 'pending' as const,
         attempts: 0,
@@ -33,13 +38,32 @@ export async function enqueueCallback(tx: Db, callbacks: NewCallback[], nowMs: n
     .execute();
 }
 
-/** Pending, due, not leased to a live worker, and the oldest pending row of its key. */
-function due(db: Db, nowMs: number) {
+/**
+ * The URL as the URL parser writes it, which the sender would send anyway: then it starts with its destination and
+ * a slash, however it was spelled (HTTP://Host:80/...), and a claim can leave out a busy destination's rows in SQL.
+ */
+function written(url: string): string {
+  try {
+    return new URL(url).href;
+  } catch {
+    return url;
+  }
+}
+
+/** Pending, due, not leased to a live worker, the oldest pending row of its key, and not to a destination in `busy`. */
+function due(db: Db, nowMs: number, busy: string[] = []) {
   return db
     .selectFrom('outbox as o')
     .where('o.state', '=', 'pending')
     .where('o.next_attempt_at_ms', '<=', nowMs)
     .where((eb) => eb.or([eb('o.lease_until_ms', 'is', null), eb('o.lease_until_ms', '<', nowMs)]))
+    .where((eb) =>
+      eb.and(
+        busy.map((destination) =>
+          eb(eb.fn<string>('substr', ['o.url', eb.lit(1), eb.lit(destination.length + 1)]), '!=', `${destination}/`),
+        ),
+      ),
+    )
     .where(({ not, exists, selectFrom }) =>
       not(
         exists(
@@ -53,17 +77,32 @@ function due(db: Db, nowMs: number) {
     );
 }
 
-/** Whether anything is due: a read, so an idle worker does not write to find out. */
-export async function anyDue(db: Db, nowMs: number): Promise<boolean> {
-  return (await due(db, nowMs).select('o.id').limit(fixedLimit(1)).executeTakeFirst()) !== undefined;
+/** Whether anything is due beyond `busy` destinations: a read, so an idle worker does not write to find out. */
+export async function anyDue(db: Db, nowMs: number, busy: string[] = []): Promise<boolean> {
+  return (await due(db, nowMs, busy).select('o.id').limit(fixedLimit(1)).executeTakeFirst()) !== undefined;
 }
 
-/** Leases up to `limit` due rows to `owner` until `leaseUntilMs` and answers them, counting the attempt. */
-export function claimDue(tx: Db, owner: string, nowMs: number, leaseUntilMs: number, limit: number): Promise<OutboxRow[]> {
+/** The oldest due rows, not to a `busy` destination: what a worker chooses its next deliveries from. */
+export function dueCandidates(tx: Db, nowMs: number, busy: string[]): Promise<Candidate[]> {
+  // PostgreSQL: rows another server is claiming are passed over (`for update skip locked`), not waited for.
+  return claimable(tx, due(tx, nowMs, busy).select(['o.id', 'o.url']).orderBy('o.id').limit(fixedLimit(CANDIDATES))).execute();
+}
+
+/**
+ * Leases the rows `ids` to `owner` until `leaseUntilMs` and answers them, counting the attempt: those still pending,
+ * due and unleased. The update checks that itself, so of two processes that chose the same row only one gets it
+ * (on PostgreSQL the second waits for the first's row lock and then finds the lease taken). A row still pending is
+ * still the oldest of its key: rows are only added after it, and none goes back to pending.
+ */
+export function claimRows(tx: Db, owner: string, ids: number[], nowMs: number, leaseUntilMs: number): Promise<OutboxRow[]> {
+  if (!ids.length) return Promise.resolve([]);
   return tx
     .updateTable('outbox')
     .set((eb) => ({ lease_owner: owner, lease_until_ms: leaseUntilMs, attempts: eb('attempts', '+', 1) }))
-    .where('id', 'in', due(tx, nowMs).select('o.id').orderBy('o.id').limit(fixedLimit(limit)))
+    .where('id', 'in', ids)
+    .where('state', '=', 'pending')
+    .where('next_attempt_at_ms', '<=', nowMs)
+    .where((eb) => eb.or([eb('lease_until_ms', 'is', null), eb('lease_until_ms', '<', nowMs)]))
     .returningAll()
     .execute();
 }

@@ -131,6 +131,22 @@ describe('send to a host that is not allowed', () => {
     expect(result.error).toMatch(error);
     expect(receiver.received).toHaveLength(0);
   });
+
+  it.each([
+    ['IPv4-compatible', '[::127.0.0.1]', '::7f00:1'],
+    ['IPv4-compatible, written out', '[0:0:0:0:0:0:7f00:1]', '::7f00:1'],
+    ['IPv4-mapped', '[::ffff:127.0.0.1]', '::ffff:7f00:1'],
+    ['the metadata address IPv4-compatible', '[::169.254.169.254]', '::a9fe:a9fe'],
+    ['NAT64', '[64:ff9b::127.0.0.1]', '64:ff9b::7f00:1'],
+    ['6to4', '[2002:7f00:1::1]', '2002:7f00:1::1'],
+    ['site-local', '[fec0::1]', 'fec0::1'],
+  ])('refuses an %s address (%s) when connecting, and nothing is sent', async (_case, host, address) => {
+    const strict = createSender({ allowedHosts: [], timeoutMs: 2_000 });
+    const result = await strict.send(`${receiver.url.replace('127.0.0.1', host)}/in`, signed, body);
+    strict.close();
+    expect(result).toMatchObject({ ok: false, status: null, error: `Refused: ${address} is a private or local address.` });
+    expect(receiver.received).toHaveLength(0);
+  });
 });
 
 /** A receiver with behaviour of its own, for what startReceiver does not do. */

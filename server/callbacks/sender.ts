@@ -1,11 +1,16 @@
 import http from 'node:http';
 import https from 'node:https';
-import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
 import { isAllowedHost, parseCallbackUrl } from './address-guard.js';
+import { GuardedHttpAgent, GuardedHttpsAgent, RefusedAddress } from './connect-guard.js';
 
 /** ok is true exactly when the receiver answered 2xx in time; otherwise error says why, without path or query. */
 export type SendResult = { ok: boolean; status: number | null; error: string | null; ms: number };
-export type Sender = { send(url: string, headers: Record<string, string>, body: string): Promise<SendResult>; close(): void };
+/** timeoutMs: the longest a send takes, answer or not (a delivery lease must outlast it). */
+export type Sender = {
+  send(url: string, headers: Record<string, string>, body: string): Promise<SendResult>;
+  close(): void;
+  timeoutMs: number;
+};
 export type SenderOptions = { allowedHosts: string[]; timeoutMs: number };
 
 /** Receivers' answers are not read; this much is drained so a short answer keeps its connection alive. */
@@ -16,17 +21,15 @@ type Agents = { http: http.Agent; https: https.Agent };
 
 /**
  * One set of keep-alive agents per sender, reused for every POST: thousands of callbacks a second to one receiver
- * must not each open a connection. Hosts that are not allowed go through request-filtering-agent, which checks
- * the address each new connection actually goes to, so a name that resolved to a public address when the URL
+ * must not each open a connection. Hosts that are not allowed go through guarded agents, which check the address
+ * each new connection actually goes to (connect-guard.ts), so a name that resolved to a public address when the URL
  * was stored but to a private one now (DNS rebinding) is refused before anything is sent.
  */
 export function createSender(options: SenderOptions): Sender {
-  const guarded: Agents = {
-    http: new RequestFilteringHttpAgent({ keepAlive: true }),
-    https: new RequestFilteringHttpsAgent({ keepAlive: true }),
-  };
+  const guarded: Agents = { http: new GuardedHttpAgent({ keepAlive: true }), https: new GuardedHttpsAgent({ keepAlive: true }) };
   const trusted: Agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
   return {
+    timeoutMs: options.timeoutMs,
     async send(url, headers, body) {
       const parsed = parseCallbackUrl(url);
       if (!parsed.ok) return { ok: false, status: null, error: `The callback URL ${parsed.reason}.`, ms: 0 };
@@ -89,10 +92,10 @@ function statusError(status: number): string | null {
   return `The receiver answered ${status}.`;
 }
 
-/** Node's messages name the host at most; request-filtering-agent's name the refused address. */
+/** Node's messages name the host at most; ours and request-filtering-agent's name the refused address. */
 function describeError(error: NodeJS.ErrnoException): string {
-  const refused = /^DNS lookup (.+?)\(family:.*is not allowed/.exec(error.message);
-  if (refused) return `Refused: ${refused[1]} is a private or local address.`;
+  const refused = error instanceof RefusedAddress ? error.address : /^DNS lookup (.+?)\(family:.*is not allowed/.exec(error.message)?.[1];
+  if (refused) return `Refused: ${refused} is a private or local address.`;
   switch (error.code) {
     case 'ECONNREFUSED':
       return 'The connection was refused.';

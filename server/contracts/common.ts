@@ -25,7 +25,7 @@ export const idLike = intLike.pipe(z.number().int().positive({ error: 'must be a
 
 /** An id where '0' and '' mean "none" (the contract's category_id '0' is "no folder"). */
 export const optionalIdLike = z
-  .union([z.literal(''), intLike])
+  .union([z.literal(''), intLike], { error: 'must be an id (a whole number), or 0 for none' })
   .transform((v) => (v === '' || v === 0 ? null : v))
   .pipe(z.number().int().positive({ error: 'must be a positive id' }).nullable());
 
@@ -38,6 +38,7 @@ export const flagLike = z.union([z.boolean(), z.number(), z.string().trim()], { 
 });
 
 /** Control characters other than tab, line feed and carriage return, C1 controls included. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
 /** Half of a surrogate pair with no other half: not a character at all. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;

@@ -61,7 +61,15 @@ const calendarDate = z
 
 const dateParam = query.value(calendarDate.optional());
 
-export const listDialSessionsQuery = paging.extend({ date_start: dateParam, date_end: dateParam });
+export const DIAL_SESSION_STATUSES = ['ready', 'active', 'ended'] as const;
+
+/** Extensions: `status` (the app finds a running session with status=active) and `member_id` (one member of the caller's team). */
+export const listDialSessionsQuery = paging.extend({
+  date_start: dateParam,
+  date_end: dateParam,
+  status: query.value(z.enum(DIAL_SESSION_STATUSES, { error: `must be one of ${DIAL_SESSION_STATUSES.join(', ')}` }).optional()),
+  member_id: query.value(idLike.optional()),
+});
 
 export const dialSessionQuery = paging.extend({
   include_recording: query.flag,
@@ -92,6 +100,15 @@ export type UsageRecord = {
   avg_talktime: number;
 };
 
+/** GET /rest/1/dialsession/usage/days and /usage/dispositions (extensions): the same days, optionally one member of the caller's team. */
+export const usageBreakdownQuery = usageQuery.extend({ member_id: query.value(idLike.optional()) });
+
+/** One UTC day in GET /rest/1/dialsession/usage/days: every day of the range is there, zeros included. */
+export type UsageDayRecord = { date: string; calls: number; connected: number; voicemail: number; talktime_minutes: number };
+
+/** One disposition label in GET /rest/1/dialsession/usage/dispositions; '' counts the calls not dispositioned yet. */
+export type UsageDispositionRecord = { disposition: string; calls: number };
+
 /* The dialer screen's actions (extensions): POST /rest/1/dialsession/{id}/{action}. */
 export const DIAL_ACTIONS = ['start', 'call', 'hangup', 'skip', 'disposition', 'voicemail', 'end', 'note'] as const;
 export type DialAction = (typeof DIAL_ACTIONS)[number];
@@ -116,7 +133,7 @@ export type DialSessionRecord = {
   call_count: number;
   /* Extensions. */
   member_id: string;
-  status: 'ready' | 'active' | 'ended';
+  status: (typeof DIAL_SESSION_STATUSES)[number];
   preview_mode: '0' | '1';
   contact_count: number;
   calls?: CallRecord[];
@@ -138,11 +155,45 @@ export type CallRecord = {
   note: string;
   disposition: string;
   duration: number;
+  /** Set once the call's transcript is 'completed' or 'summarized' (the contract's rule). */
   transcript_id: string | null;
-  transcript: null;
+  /** The transcript summary object with include_transcript=1 (and a transcript_id); otherwise null. */
+  transcript: TranscriptSummary | null;
   /** Extension on the session's calls and GET /rest/1/dialsession/call: the contact's name as it is now ('' once deleted). */
   contact_name?: string;
-  recording_url?: null;
+  /** With include_recording=1: where to fetch the recording (authorised like the call), or null when there is none. */
+  recording_url?: string | null;
+  /** Extensions: the recording's state, and the transcript's status and why it is not there (docs/api.md). */
+  recording_status: 'none' | 'pending' | 'stored' | 'failed' | 'deleted';
+  transcript_status: 'none' | 'queued' | 'processing' | 'completed' | 'summarized' | 'failed' | 'unavailable' | 'deleted';
+  transcript_reason: string | null;
+};
+
+/** The contract's transcript summary object; talk_time in seconds. */
+export type TranscriptSummary = {
+  transcript_id: string;
+  summary: string;
+  talk_time: { speaker: string; speaker_label: 'member' | 'contact'; time: number }[];
+  status: 'completed' | 'summarized';
+};
+
+/** GET /api/rest/transcript/{id}: the full segmented transcript (its shape is ours: the contract does not show it). */
+export type TranscriptRecord = Omit<TranscriptSummary, 'status'> & {
+  call_id: string;
+  status: 'queued' | 'processing' | 'completed' | 'summarized' | 'failed' | 'unavailable' | 'deleted';
+  reason: string | null;
+  engine: string | null;
+  duration: number;
+  segments: {
+    speaker: string;
+    speaker_label: 'member' | 'contact';
+    start: number;
+    end: number;
+    text: string;
+    words: { text: string; start: number; end: number; confidence: number | null }[];
+  }[];
+  created_at: string;
+  completed_at: string | null;
 };
 
 export const CONTENT_TYPES = ['onetouch', 'script', 'aac_email', 'add_appt_email', 'wmw_invitation', 'affiliate_invitation'] as const;

@@ -32,6 +32,9 @@ export const DEFAULT_DIAL_SETTINGS: DialSettings = {
 };
 
 export const DIALSECS_RANGE = { min: 21, max: 120 };
+/** How long the organisation keeps recordings and transcripts: a day to ten years. */
+export const RETENTION_DAYS_RANGE = { min: 1, max: 3650 };
+const RETENTION_REASON = `must be a whole number of days from ${RETENTION_DAYS_RANGE.min} to ${RETENTION_DAYS_RANGE.max}`;
 
 const HHMM = /^(0[89]|1\d|20)[0-5]\d$|^2100$/;
 const callTime = z
@@ -70,6 +73,28 @@ const settingsFields = z.object({
     )
     .optional(),
   send_skips: flagLike.optional(),
+  /* Organisation-wide, vendor only: whether calls are recorded, and how long recordings and transcripts are kept. */
+  record_calls: flagLike.optional(),
+  recording_retention_days: z
+    .union(
+      [
+        z.number(),
+        z
+          .string()
+          .trim()
+          .regex(/^\d{1,6}$/, { error: RETENTION_REASON }),
+      ],
+      { error: RETENTION_REASON },
+    )
+    .transform(Number)
+    .pipe(
+      z
+        .number()
+        .int({ error: RETENTION_REASON })
+        .min(RETENTION_DAYS_RANGE.min, { error: RETENTION_REASON })
+        .max(RETENTION_DAYS_RANGE.max, { error: RETENTION_REASON }),
+    )
+    .optional(),
   /* Vendor only: 'rotate' replaces the organisation's callback signing secret. */
   callback_secret: z.literal('rotate', { error: "can only be set to 'rotate' (a new secret is made)" }).optional(),
   /* Left only when it holds no keys (settingsInput unwraps it otherwise). */
@@ -99,10 +124,15 @@ export const updateDialSettingsBody = settingsFields.superRefine((body, ctx) => 
 });
 export type UpdateDialSettingsBody = z.output<typeof updateDialSettingsBody>;
 
-/** The settings record as GET and PUT answer it. */
+/** The settings record as GET and PUT answer it: the member's settings, then the organisation's recording settings. */
 export type DialSettingsRecord = Record<
   'dialsecs' | 'ringing' | 'emails' | MessageKey | 'calltime_min' | 'calltime_max' | 'connectme_preset' | 'send_skips',
   string | null
 > & {
+  record_calls: '0' | '1';
+  recording_retention_days: string;
   callback_secret?: string;
 };
+
+/** The keys only the vendor may change. */
+export const ORGANISATION_KEYS = ['record_calls', 'recording_retention_days', 'callback_secret'] as const;

@@ -57,6 +57,13 @@ export const deleteMemberQuery = z.object({
 
 export const memberIdParam = z.object({ user_id: idLike });
 
+/** Extension: a new password; the member's own change must give the current one (the vendor's change of another's need not). */
+export const changePasswordBody = z.object({
+  current_password: z.string({ error: 'must be text' }).max(256).optional(),
+  password,
+});
+export type ChangePasswordBody = z.input<typeof changePasswordBody>;
+
 export const signInBody = z.object({
   username: z.string({ error: 'is required' }).trim().min(1, { error: 'is required' }).max(256),
   password: z.string({ error: 'is required' }).min(1, { error: 'is required' }).max(256),

@@ -67,7 +67,7 @@ export function ourWords(issue: Issue): string {
     case 'unrecognized_keys':
       return `has fields we do not know: ${(issue.keys ?? []).join(', ')}`;
     case 'invalid_union':
-      return 'is not a value of any of the accepted kinds';
+      return 'is not a kind of value this field takes (see the API reference for its forms)';
     case 'invalid_key':
     case 'invalid_element':
       return 'holds an entry that is not valid';

@@ -26,7 +26,19 @@ import * as bulkJobs from './migrations/0008-bulk-jobs.js';
 import * as contactSearch from './migrations/0009-contact-search.js';
 import * as housekeeping from './migrations/0010-housekeeping.js';
 import * as contactWords from './migrations/0011-contact-words.js';
+import * as memberRemoval from './migrations/0012-member-removal.js';
+import * as usageDays from './migrations/0013-usage-days.js';
+import * as recordings from './migrations/0014-recordings.js';
+import * as runningSessions from './migrations/0015-running-sessions.js';
+import * as recordingRetention from './migrations/0016-recording-retention.js';
+import * as usageDispositions from './migrations/0017-usage-dispositions.js';
+import * as callsByDay from './migrations/0018-calls-by-day.js';
+import * as systemVoicemails from './migrations/0019-system-voicemails.js';
+import * as expectedRecordings from './migrations/0020-expected-recordings.js';
 import { GroupCommit } from './group-commit.js';
+import { isPostgresUrl, openPostgres } from './postgres-store.js';
+import { postgresSignals, type Signals } from './signals.js';
+import { markStore } from './store-kind.js';
 
 export type Db = Kysely<Database>;
 
@@ -38,6 +50,8 @@ export type Store = {
    * Inside `work`, use only the `tx` it is given.
    */
   write<T>(work: (tx: Db) => Promise<T>): Promise<T>;
+  /** Signals from other servers' commits (`db/signals.ts`): PostgreSQL's LISTEN/NOTIFY; absent on SQLite, where processes poll. */
+  signals?: Signals;
   close(): Promise<void>;
 };
 
@@ -53,6 +67,15 @@ export const migrations: Record<string, Migration> = {
   '0009-contact-search': contactSearch,
   '0010-housekeeping': housekeeping,
   '0011-contact-words': contactWords,
+  '0012-member-removal': memberRemoval,
+  '0013-usage-days': usageDays,
+  '0014-recordings': recordings,
+  '0015-running-sessions': runningSessions,
+  '0016-recording-retention': recordingRetention,
+  '0017-usage-dispositions': usageDispositions,
+  '0018-calls-by-day': callsByDay,
+  '0019-system-voicemails': systemVoicemails,
+  '0020-expected-recordings': expectedRecordings,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
@@ -156,6 +179,29 @@ class ReaderDialect extends SqliteDialect {
  * requests do not queue behind writes; being read-only, it refuses any write that bypasses `write`.
  */
 export async function openStore(databaseUrl: string): Promise<Store> {
+  if (isPostgresUrl(databaseUrl)) {
+    // Migrations run on connections of their own, without the statement time-out (an index over a large table).
+    const migrating = openPostgres(databaseUrl, { statementTimeoutMs: 0 });
+    markStore('postgres', migrating.db);
+    try {
+      // Kysely's migrator takes a lock in the database: servers starting together migrate once.
+      await migrate(migrating.db);
+    } finally {
+      await migrating.close();
+    }
+    const store = openPostgres(databaseUrl);
+    // Which store this is, said once: what differs beyond SQL's dialect (the contacts' search) is chosen by it.
+    markStore('postgres', store.db);
+    const signals = postgresSignals(databaseUrl);
+    return {
+      ...store,
+      signals,
+      close: async () => {
+        await signals.close();
+        await store.close();
+      },
+    };
+  }
   const file = sqlitePath(databaseUrl);
   fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const writer = new SQLite(file);
@@ -166,6 +212,7 @@ export async function openStore(databaseUrl: string): Promise<Store> {
   writer.pragma('busy_timeout = 5000');
   writer.pragma('cache_size = -65536');
   const writeDb = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(writer) }) });
+  markStore('sqlite', writeDb);
   await migrate(writeDb);
   dropPlannerSamples(writer);
   // From here on the writer is only used by group commit, which waits for the write lock without blocking.
@@ -177,6 +224,7 @@ export async function openStore(databaseUrl: string): Promise<Store> {
   // matches by key took half the time (8.5 ms to 4.4 ms at a million contacts). 2 GiB is SQLite's own ceiling.
   reader.pragma('mmap_size = 2147418112');
   const db = new Kysely<Database>({ dialect: new ReaderDialect(withStatementCache(reader)) });
+  markStore('sqlite', db);
   const commits = new GroupCommit(writeDb);
   return {
     db,
@@ -233,7 +281,7 @@ export async function isEmpty(db: Db): Promise<boolean> {
 }
 
 export function sqlitePath(databaseUrl: string): string {
-  if (!databaseUrl.startsWith('sqlite:')) throw new Error(`Unsupported DATABASE_URL "${databaseUrl}": use sqlite:<path>.`);
+  if (!databaseUrl.startsWith('sqlite:')) throw new Error(`Unsupported DATABASE_URL "${databaseUrl}": use sqlite:<path> or postgres://….`);
   const file = databaseUrl.slice('sqlite:'.length);
   if (!file || file === ':memory:') throw new Error('DATABASE_URL sqlite: needs a file path, e.g. sqlite:./data/ringbook.db.');
   return file;

@@ -4,6 +4,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, SqliteDialect, sql } from 'kysely';
 import { afterAll, expect, it } from 'vitest';
+import { STARTER_VOICEMAIL_NAME } from '../audio/starter-voicemail.js';
 import { migrations, openStore } from './database.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ringbook-migrations-'));
@@ -214,6 +215,193 @@ it('fills the word index with the contacts a store already holds, outside the tr
     expect(await found(`"o${a}xwacme"*`)).toEqual([ethan]);
     expect(await found(`"o${a}xp5550100"*`)).toEqual([ethan]);
     expect(await found(`"o${a}xwtrashed"* OR "o${a}xwarchived"*`)).toEqual([]);
+  } finally {
+    await store.close();
+  }
+});
+
+it('keeps the usage of the calls a store already holds, per member and day, with the sessions of each day', async () => {
+  const {
+    file,
+    old,
+    orgId,
+    memberIds: [a, b],
+  } = await storeAt('usage.db', '0011-contact-words', ['ua', 'ub']);
+  const session = async (member_id: number) =>
+    (
+      await old
+        .insertInto('dial_sessions')
+        .values({
+          org_id: orgId,
+          member_id,
+          status: 'ended',
+          phase: 'done',
+          position: 0,
+          contact_count: 1,
+          request_hash: `h${member_id}`,
+          created_at: AT,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id as number;
+  const [s1, s2, s3] = [await session(a!), await session(a!), await session(b!)];
+  const call = (
+    session_id: number,
+    member_id: number,
+    started_at: string,
+    figures: { live?: number; voicemail?: number; talk_seconds?: number } = {},
+  ) => ({
+    session_id,
+    org_id: orgId,
+    member_id,
+    contact_id: 1,
+    position: 0,
+    started_at,
+    live: 0,
+    voicemail: 0,
+    talk_seconds: 0,
+    ...figures,
+  });
+  await old
+    .insertInto('calls')
+    .values([
+      call(s1, a!, '2026-03-01 23:59:00', { live: 1, talk_seconds: 90 }),
+      call(s1, a!, '2026-03-02 00:01:00', { talk_seconds: 40 }),
+      call(s2, a!, '2026-03-02 10:00:00', { voicemail: 1 }),
+      call(s2, a!, '2026-03-02 10:05:00', { live: 1, talk_seconds: 30 }),
+      call(s3, b!, '2026-03-02 11:00:00'),
+    ])
+    .execute();
+  await old.destroy();
+  const store = await openStore(`sqlite:${file}`);
+  try {
+    const days = await store.db
+      .selectFrom('usage_days')
+      .select(['member_id', 'day', 'calls', 'connected', 'voicemail', 'emails', 'talk_seconds'])
+      .orderBy('member_id')
+      .orderBy('day')
+      .execute();
+    expect(days).toEqual([
+      { member_id: a, day: '2026-03-01', calls: 1, connected: 1, voicemail: 0, emails: 0, talk_seconds: 90 },
+      { member_id: a, day: '2026-03-02', calls: 3, connected: 1, voicemail: 1, emails: 0, talk_seconds: 30 },
+      { member_id: b, day: '2026-03-02', calls: 1, connected: 0, voicemail: 0, emails: 0, talk_seconds: 0 },
+    ]);
+    const sessions = await store.db
+      .selectFrom('usage_day_sessions')
+      .select(['day', 'session_id'])
+      .orderBy('session_id')
+      .orderBy('day')
+      .execute();
+    expect(sessions).toEqual([
+      { day: '2026-03-01', session_id: s1 },
+      { day: '2026-03-02', session_id: s1 },
+      { day: '2026-03-02', session_id: s2 },
+      { day: '2026-03-02', session_id: s3 },
+    ]);
+  } finally {
+    await store.close();
+  }
+});
+
+it('keeps the calls a store already holds per member, day and disposition label, those without one under an empty label', async () => {
+  const {
+    file,
+    old,
+    orgId,
+    memberIds: [a, b],
+  } = await storeAt('outcomes.db', '0014-recordings', ['oa', 'ob']);
+  const { id: sessionId } = await old
+    .insertInto('dial_sessions')
+    .values({
+      org_id: orgId,
+      member_id: a,
+      status: 'ended',
+      phase: 'done',
+      position: 0,
+      contact_count: 1,
+      request_hash: 'h',
+      created_at: AT,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const call = (member_id: number, started_at: string, disposition: string) => ({
+    session_id: sessionId,
+    org_id: orgId,
+    member_id,
+    contact_id: 1,
+    position: 0,
+    started_at,
+    disposition,
+  });
+  await old
+    .insertInto('calls')
+    .values([
+      call(a!, '2026-03-01 23:59:00', 'Interested'),
+      call(a!, '2026-03-02 00:01:00', 'Interested'),
+      call(a!, '2026-03-02 09:00:00', 'Interested'),
+      call(a!, '2026-03-02 10:00:00', ''),
+      call(b!, '2026-03-02 11:00:00', 'Busy'),
+    ])
+    .execute();
+  await old.destroy();
+  const store = await openStore(`sqlite:${file}`);
+  try {
+    const rows = await store.db
+      .selectFrom('usage_dispositions')
+      .select(['member_id', 'day', 'disposition', 'calls'])
+      .orderBy('member_id')
+      .orderBy('day')
+      .orderBy('disposition')
+      .execute();
+    expect(rows).toEqual([
+      { member_id: a, day: '2026-03-01', disposition: 'Interested', calls: 1 },
+      { member_id: a, day: '2026-03-02', disposition: '', calls: 1 },
+      { member_id: a, day: '2026-03-02', disposition: 'Interested', calls: 2 },
+      { member_id: b, day: '2026-03-02', disposition: 'Busy', calls: 1 },
+    ]);
+  } finally {
+    await store.close();
+  }
+});
+
+it('gives every organisation a store already holds the starter voicemail, beside its own recordings', async () => {
+  const {
+    file,
+    old,
+    orgId,
+    memberIds: [a],
+  } = await storeAt('voicemails.db', '0018-calls-by-day', ['va']);
+  const { id: otherOrg } = await old
+    .insertInto('organisations')
+    .values({ name: 'Other', created_at: AT })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await old
+    .insertInto('voicemails')
+    .values({
+      org_id: orgId,
+      member_id: a,
+      name: 'Mine',
+      content_type: 'audio/wav',
+      audio: Buffer.from('RIFF'),
+      duration_ms: 1000,
+      created_at: AT,
+    })
+    .execute();
+  await old.destroy();
+  const store = await openStore(`sqlite:${file}`);
+  try {
+    const rows = await store.db
+      .selectFrom('voicemails')
+      .select(['org_id', 'member_id', 'name', 'system', 'content_type'])
+      .orderBy('org_id')
+      .orderBy('id')
+      .execute();
+    expect(rows).toEqual([
+      { org_id: orgId, member_id: a, name: 'Mine', system: 0, content_type: 'audio/wav' },
+      { org_id: orgId, member_id: null, name: STARTER_VOICEMAIL_NAME, system: 1, content_type: 'audio/ogg' },
+      { org_id: otherOrg, member_id: null, name: STARTER_VOICEMAIL_NAME, system: 1, content_type: 'audio/ogg' },
+    ]);
   } finally {
     await store.close();
   }

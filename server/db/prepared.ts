@@ -44,8 +44,8 @@ type Template = { compiled: CompiledQuery; sources: Source[] };
 const SHAPES_PER_QUERY = 500;
 
 /**
- * Prepares a query. The compiled SQL is cached per shape and shared by every store of the process (they all
- * speak one dialect); run it on the reader, or on `tx` inside `store.write`.
+ * Prepares a query. The compiled SQL is cached per dialect and shape and shared by every store of the process that
+ * speaks that dialect; run it on the reader, or on `tx` inside `store.write`.
  */
 export function prepared<Shape, P extends Params, Row>(
   name: string,
@@ -77,7 +77,7 @@ export function prepared<Shape, P extends Params, Row>(
   }
 
   return async (db, shape, params) => {
-    let key = JSON.stringify(shape);
+    let key = `${db.getExecutor().adapter.constructor.name}|${JSON.stringify(shape)}`;
     for (const param in params) {
       const value = params[param];
       key += Array.isArray(value) ? `|${param}:${value.length}` : `|${param}`;

@@ -16,6 +16,9 @@ export type OrganisationsTable = {
   callback_secret: string | null;
   callback_secret_previous: string | null;
   callback_secret_rotated_at: Timestamp | null;
+  /** Whether calls are recorded (migration 0014), and how long recordings and transcripts are kept. */
+  record_calls: Flag;
+  recording_retention_days: ColumnType<number, number | undefined, number>;
   created_at: Timestamp;
 };
 
@@ -39,6 +42,8 @@ export type MembersTable = {
   token_generation: Flag;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** Set when the member was removed (migration 0012): it keeps its history and loses every way in. */
+  removed_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
 };
 
 export type AccessTokensTable = {
@@ -178,7 +183,8 @@ export type ContactNotesTable = {
 
 export type ContactSearchTermsTable = { org_id: number; term: string; contact_id: number };
 /** The FTS5 trigram index of contacts' names, e-mail addresses and phone digits (rowid = contact id; contentless). */
-export type ContactSearchTable = { rowid: number; names: string; emails: string; phones: string };
+/** The trigram index: keyed by `rowid` (FTS5's) on SQLite, by `contact_id` on PostgreSQL (contacts/search/). */
+export type ContactSearchTable = { rowid: number; contact_id?: number; names: string; emails: string; phones: string };
 /** The word index (contact-words.ts): a contact's tokens behind its owner's mark, while it is neither trashed nor archived. */
 export type ContactWordsTable = { rowid: number; words: string };
 
@@ -251,6 +257,8 @@ export type VoicemailsTable = {
   audio: Buffer;
   duration_ms: number;
   created_at: Timestamp;
+  /** Given by the system (the starter greeting): only the vendor changes it. */
+  system: Flag;
 };
 
 export type DispositionSetsTable = {
@@ -356,6 +364,22 @@ export type CallsTable = {
   talk_seconds: Flag;
 };
 
+/** A member's usage figures over the calls it dialed on one UTC day (modules/dial-sessions/calls.repository.ts). */
+export type UsageDaysTable = {
+  org_id: number;
+  member_id: number;
+  day: string;
+  calls: number;
+  connected: number;
+  voicemail: number;
+  emails: number;
+  talk_seconds: number;
+};
+/** Which sessions had a call of the member on the day: usage counts distinct sessions over a range of days. */
+export type UsageDaySessionsTable = { org_id: number; member_id: number; day: string; session_id: number };
+/** Calls of the member on the day per disposition label ('' before a disposition): the usage screen's outcomes. */
+export type UsageDispositionsTable = { org_id: number; member_id: number; day: string; disposition: string; calls: number };
+
 export type OutboxState = 'pending' | 'delivered' | 'failed';
 export type OutboxTable = {
   id: Id;
@@ -402,6 +426,55 @@ export type BulkJobsTable = {
   finished_at: Timestamp | null;
 };
 
+/** A call's recording: announced by the carrier, fetched into the recording store by a leased job (recordings.service). */
+/** expected: the carrier records an answered call and has not yet said the file is ready (migration 0020). */
+export type RecordingState = 'expected' | 'announced' | 'stored' | 'failed' | 'deleted';
+export type RecordingsTable = {
+  id: Id;
+  call_id: number;
+  org_id: number;
+  state: RecordingState;
+  /** Where the carrier serves it until fetched. */
+  source_url: string;
+  /** Its key in the recording store, once stored. */
+  storage_key: string | null;
+  content_type: string;
+  bytes: Flag;
+  duration_ms: Flag;
+  attempts: Flag;
+  next_attempt_at_ms: number;
+  lease_owner: string | null;
+  lease_until_ms: number | null;
+  error: string | null;
+  created_at: Timestamp;
+  stored_at: Timestamp | null;
+};
+
+/** The contract names 'completed' and 'summarized'; the rest are ours (docs/api.md, transcripts). */
+export type TranscriptStatus = 'queued' | 'processing' | 'completed' | 'summarized' | 'failed' | 'unavailable' | 'deleted';
+export type TranscriptsTable = {
+  id: Id;
+  call_id: number;
+  org_id: number;
+  status: TranscriptStatus;
+  reason: string | null;
+  engine: string | null;
+  /** The segments as JSON: [{ speaker_label, start, end, text, words }], seconds. */
+  segments: string | null;
+  /** Every word said, for search by words said. */
+  text: Text;
+  talk_member_ms: Flag;
+  talk_contact_ms: Flag;
+  duration_ms: Flag;
+  summary: string | null;
+  attempts: Flag;
+  next_attempt_at_ms: number;
+  lease_owner: string | null;
+  lease_until_ms: number | null;
+  created_at: Timestamp;
+  completed_at: Timestamp | null;
+};
+
 export type Database = {
   organisations: OrganisationsTable;
   members: MembersTable;
@@ -440,8 +513,13 @@ export type Database = {
   sso_keys: SsoKeysTable;
   dial_events: DialEventsTable;
   calls: CallsTable;
+  usage_days: UsageDaysTable;
+  usage_day_sessions: UsageDaySessionsTable;
+  usage_dispositions: UsageDispositionsTable;
   outbox: OutboxTable;
   bulk_jobs: BulkJobsTable;
+  recordings: RecordingsTable;
+  transcripts: TranscriptsTable;
 };
 
 export type Member = Selectable<MembersTable>;
@@ -456,3 +534,5 @@ export type Call = Selectable<CallsTable>;
 export type OutboxRow = Selectable<OutboxTable>;
 export type Disposition = Selectable<DispositionsTable>;
 export type BulkJob = Selectable<BulkJobsTable>;
+export type Recording = Selectable<RecordingsTable>;
+export type Transcript = Selectable<TranscriptsTable>;

@@ -1,11 +1,11 @@
 /*
- * The phone network as the dialer sees it. The engine places calls and reacts to events; a real carrier can be
- * added behind this interface later.
+ * The phone network as the dialer sees it: one carrier service for the whole deployment, reached from any server
+ * process by call id (docs/carrier.md). Commands go out after the step that decided them has committed; the calls'
+ * events come back as status callbacks (POST /carrier/events), which any server process applies to the session.
  *
- * The promises every carrier keeps: events arrive asynchronously (never from inside a method call), a call gets
- * at most one terminal event (busy, no_answer, failed, ended) and nothing after it, and hangUp or playVoicemail
- * for a call that is unknown or finished does nothing. Another server process may have placed the call, and the
- * engine ignores stale events, so a carrier never throws from these methods.
+ * The promises a carrier keeps: a call gets at most one terminal event (busy, no_answer, failed, ended) and nothing
+ * after it but its recording; a hang-up or a voicemail for a call that is unknown or finished does nothing; a command
+ * sent twice (a retry) acts once. The engine ignores stale events, and wakes up to end a call whose events never came.
  */
 export type CarrierEvent =
   | { kind: 'ringing' }
@@ -21,31 +21,23 @@ export type TerminalKind = 'busy' | 'no_answer' | 'failed' | 'ended';
 export const isTerminal = (event: CarrierEvent): event is Extract<CarrierEvent, { kind: TerminalKind }> =>
   event.kind !== 'ringing' && event.kind !== 'answered';
 
-/** Called for every event; it must not throw (it runs from a timer or a network callback). */
-export type CarrierListener = (callId: number, event: CarrierEvent) => void;
-
 export type PlaceCall = {
   callId: number;
   /** Ten digits, North American. */
   to: string;
   /** How long to ring before giving up: the account's dialsecs. */
   ringSeconds: number;
+  /** Record it, two channels (the organisation's setting). */
+  record: boolean;
 };
 
 export type Carrier = {
-  placeCall(call: PlaceCall): void;
+  placeCall(call: PlaceCall): Promise<void>;
   /** Ends the call, or cancels a ringing one: 'ended'. */
-  hangUp(callId: number): void;
-  /** Plays a recording into an answered call, then ends it: 'ended'. */
-  playVoicemail(callId: number, recording: { durationSeconds: number }): void;
-  /** Stops every timer (server shutdown); no events after it. */
-  close(): void;
-};
-
-export type CarrierName = 'simulated';
-
-export type CarrierOptions = {
-  /** Multiplies every simulated duration (CARRIER_TIME_SCALE): 1 in production, 0.02 in tests. */
-  timeScale: number;
-  onEvent: CarrierListener;
+  hangUp(callId: number): Promise<void>;
+  /** Plays the recording at `audioUrl` into an answered call, then ends it: 'ended'. */
+  playVoicemail(callId: number, recording: { audioUrl: string; durationSeconds: number }): Promise<void>;
+  /** A recording the carrier announced, fetched whole; and told it may be deleted there. */
+  fetchRecording(url: string): Promise<Buffer>;
+  deleteRecording(url: string): Promise<void>;
 };

@@ -14,7 +14,14 @@ const settings = (overrides: Partial<Settings> = {}): Settings => ({
   auto,
   ...overrides,
 });
-const reachable: ContactFacts = { doNotCall: false, phone: '2125550100', zones: ['America/New_York'], dialedBefore: false, missing: false };
+const reachable: ContactFacts = {
+  doNotCall: false,
+  phone: '2125550100',
+  zones: ['America/New_York'],
+  dialedBefore: false,
+  missing: false,
+  moved: false,
+};
 const interested: DispositionChoice = { id: 6, label: 'Interested', key: 'interested', connected: true };
 const fresh = (mode: 'power' | 'preview', count = 3): SessionState => ({
   status: 'ready',

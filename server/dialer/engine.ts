@@ -33,8 +33,15 @@ export type SessionState = {
 export type DispositionChoice = { id: number; label: string; key: string; connected: boolean };
 export type AutoDisposition = 'noanswer' | 'busy' | 'badphone' | 'voicemail';
 export type Recording = { id: number; name: string; durationSeconds: number };
-/** `missing`: deleted or trashed since the session was made; `dialedBefore`: called earlier in this session. Both are passed over without a result. */
-export type ContactFacts = SkipFacts & { dialedBefore: boolean; missing: boolean };
+/**
+ * `missing`: deleted or trashed since the session was made; `dialedBefore`: called earlier in this session. Both are
+ * passed over without a result. `moved`: no longer the member's to reach (transferred out of its team): passed over
+ * with a note on the queue, and nothing of it told to the session's callbacks.
+ */
+export type ContactFacts = SkipFacts & { dialedBefore: boolean; missing: boolean; moved: boolean };
+
+/** What the queue says of a contact passed over because it left the member's reach. */
+export const MOVED_NOTE = 'No longer in your contacts';
 
 export type Input =
   | { type: 'start' }
@@ -42,9 +49,12 @@ export type Input =
   | { type: 'call' }
   | { type: 'hangup' }
   | { type: 'skip' }
+  /** The contact waiting in preview left the member's reach before it was called. */
+  | { type: 'withdraw' }
   | { type: 'disposition'; disposition: DispositionChoice }
   | { type: 'voicemail'; recording: Recording }
-  | { type: 'carrier'; position: number; event: CarrierEvent }
+  /** `at`: when it happened, as the carrier says (the recorded times and durations are the real ones). */
+  | { type: 'carrier'; position: number; event: CarrierEvent; at?: string }
   | { type: 'wake' }
   | { type: 'end' };
 
@@ -66,7 +76,7 @@ export type CallState =
 export type Effect =
   | { type: 'load'; position: number }
   | { type: 'display'; position: number }
-  | { type: 'skipped'; position: number; reason: SkipReason | null; report: boolean }
+  | { type: 'skipped'; position: number; reason: SkipReason | null; report: boolean; note?: string }
   | { type: 'dial'; position: number }
   | { type: 'hangup'; position: number }
   | { type: 'playVoicemail'; position: number; recording: Recording }
@@ -98,6 +108,8 @@ const HAS_CALL: readonly Phase[] = [...CALL_UP, 'wrapup'];
 export function step(state: SessionState, input: Input, s: Settings): Step {
   if (state.status === 'ended') return reject(state, 'The dial session has ended.');
   if (input.type === 'start') return start(state);
+  // A session never started may be ended too (its member removed, or the rep giving it up): nothing was called.
+  if (input.type === 'end' && state.status === 'ready') return finish(state, []);
   if (state.status !== 'active') return reject(state, 'The dial session has not started.');
   switch (input.type) {
     case 'arrive':
@@ -110,6 +122,8 @@ export function step(state: SessionState, input: Input, s: Settings): Step {
       return state.phase === 'waiting'
         ? advance(state, [{ type: 'skipped', position: state.position, reason: 'Manual', report: s.sendSkips }, publish(state, 'Skipped')])
         : reject(state, 'Only a contact that has not been called can be skipped.');
+    case 'withdraw':
+      return state.phase === 'waiting' ? passOverMoved(state) : reject(state, 'Only a contact that has not been called can be withdrawn.');
     case 'disposition':
       return HAS_CALL.includes(state.phase) ? dispose(state, input.disposition, false) : reject(state, 'There is no call to disposition.');
     case 'voicemail':
@@ -137,6 +151,7 @@ function start(state: SessionState): Step {
 
 /** The contact at the current position has come up: skip it by the rules, or show it (and dial it in power mode). */
 function arrive(state: SessionState, facts: ContactFacts, s: Settings): Step {
+  if (facts.moved) return passOverMoved(state);
   if (facts.dialedBefore || facts.missing)
     return advance(state, [{ type: 'skipped', position: state.position, reason: null, report: false }]);
   const reason = skipReason(facts, s.window, new Date(s.nowMs));
@@ -148,11 +163,22 @@ function arrive(state: SessionState, facts: ContactFacts, s: Settings): Step {
   return { state: { ...shown, phase: 'waiting' }, effects: [...effects, publish(state, 'Ready to call')] };
 }
 
+const passOverMoved = (state: SessionState): Step =>
+  advance(state, [{ type: 'skipped', position: state.position, reason: null, report: false, note: MOVED_NOTE }, publish(state, 'Skipped')]);
+
 const flushDone = (state: SessionState): Effect[] =>
   state.pendingDone === null ? [] : [{ type: 'callDone', position: state.pendingDone }];
 
+/**
+ * When to give up on the carrier's word: after `seconds` of the carrier's (scaled) time, then GRACE_SECONDS of real
+ * time, for its events' way here, which no time scale shortens (at 0.02 a scaled grace was under a second, less than
+ * an event can take on a loaded machine: answered calls ended as no answer). A whole millisecond, as the store keeps
+ * it (an integer column; PostgreSQL's bigint refused a voicemail's fractional duration with a 500).
+ */
+const giveUpAfter = (s: Settings, seconds: number) => Math.ceil(s.nowMs + (seconds * s.timeScale + GRACE_SECONDS) * 1000);
+
 function dial(state: SessionState, before: Effect[], s: Settings): Step {
-  const wakeAtMs = s.nowMs + (s.ringSeconds + GRACE_SECONDS) * s.timeScale * 1000;
+  const wakeAtMs = giveUpAfter(s, s.ringSeconds);
   return {
     state: { ...state, phase: 'ringing', wakeAtMs },
     effects: [...before, { type: 'dial', position: state.position }, publish(state, 'Ringing')],
@@ -172,7 +198,7 @@ function hangUp(state: SessionState): Step {
 }
 
 function dropVoicemail(state: SessionState, recording: Recording, s: Settings): Step {
-  const wakeAtMs = s.nowMs + (recording.durationSeconds + GRACE_SECONDS) * s.timeScale * 1000;
+  const wakeAtMs = giveUpAfter(s, recording.durationSeconds);
   return {
     state: { ...state, phase: 'playing', wakeAtMs },
     effects: [{ type: 'playVoicemail', position: state.position, recording }, publish(state, 'Leaving voicemail')],

@@ -9,9 +9,10 @@ export const nowMs = () => Date.now() + offsetMs;
 
 export const currentDate = () => new Date(nowMs());
 
-/** From now on the clock reads `instant`, then runs on from it. */
-export function setClock(instant: Date): void {
-  offsetMs = instant.getTime() - Date.now();
+/** The clock reads `instant` at the real time `asOfMs` (now, unless given), and runs on from it. */
+export function setClock(instant: Date, asOfMs = Date.now()): void {
+  // Whole milliseconds: times are stored as such (a fraction is refused by PostgreSQL's bigint).
+  offsetMs = Math.round(instant.getTime() - asOfMs);
 }
 
 export function resetClock(): void {

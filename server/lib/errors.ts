@@ -24,6 +24,7 @@ export const Codes = {
   invalidField: 40003,
   unknownReference: 40004,
   malformedRequest: 40005,
+  nestedTooDeep: 40006,
   missingAuthorization: 40101,
   malformedAuthorization: 40102,
   unknownToken: 40103,
@@ -42,11 +43,13 @@ export const Codes = {
   payloadTooLarge: 41301,
   unsupportedMediaType: 41501,
   rangeNotSatisfiable: 41601,
+  expectationFailed: 41701,
   unprocessable: 42201,
   headersTooLarge: 43101,
   rateLimited: 42901,
   internal: 50001,
   storeBusy: 50301,
+  commitUncertain: 50302,
 } as const;
 
 export const badRequest = (issues: DebugCode[]) => new ApiError(400, issues);

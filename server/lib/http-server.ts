@@ -37,6 +37,7 @@ export function createHttpServer(app: Express, limits: Config['connections']): h
   server.keepAliveTimeout = limits.keepAliveTimeoutMs;
   limitOpenConnections(server, limits.maxConnections);
   server.on('clientError', answerClientError);
+  server.on('checkExpectation', refuseExpectation);
   return server;
 }
 
@@ -84,4 +85,28 @@ function answerClientError(error: NodeJS.ErrnoException, socket: net.Socket) {
       body,
     ].join('\r\n'),
   );
+  // end() only half-closes, and HTTP sockets allow half-open connections: a client that never reads nor closes would
+  // keep its slot (and count against MAX_CONNECTIONS) for ever. It has had its answer; the socket goes.
+  const timer = setTimeout(() => socket.destroy(), CLOSE_GRACE_MS).unref();
+  socket.once('close', () => clearTimeout(timer));
+}
+
+/** Long enough for a client that reads to read the answer, short enough that one that does not read cannot hold on. */
+const CLOSE_GRACE_MS = 1_000;
+
+/**
+ * An Expect header other than 100-continue: 417 in the contract's envelope (Node's own answer is a bare 417), and the
+ * request is not run.
+ */
+function refuseExpectation(_req: http.IncomingMessage, res: http.ServerResponse) {
+  const body = JSON.stringify(
+    errorEnvelope(417, [{ code: Codes.expectationFailed, reason: 'The Expect header can only ask for 100-continue.' }]),
+  );
+  res.writeHead(417, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(body),
+    'Cache-Control': 'no-store',
+    Connection: 'close',
+  });
+  res.end(body);
 }

@@ -2,6 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import crypto from 'node:crypto';
 import express, { type ErrorRequestHandler, type Request, type RequestHandler } from 'express';
 import qs from 'qs';
+import { CommitUncertain, isPostgresConstraintError, isPostgresTimeout, isPostgresUnavailable } from '../db/dialect.js';
 import { isSqliteError } from '../db/group-commit.js';
 import type { Logger } from './logger.js';
 import { ApiError, Codes } from './errors.js';
@@ -16,6 +17,30 @@ const utf8Only = (_req: unknown, _res: unknown, bytes: Buffer) => {
   if (!isUtf8(bytes)) throw Object.assign(new Error('The request body is not UTF-8.'), { status: 400, type: 'encoding.invalid' });
 };
 
+/** Deeper than any body the API reads; code that walks a body (a hash of it, a copy) may then recurse safely. */
+export const MAX_JSON_DEPTH = 32;
+
+/**
+ * Refuses a JSON body nested deeper than MAX_JSON_DEPTH before it is parsed: a small body of 50,000 brackets would
+ * otherwise reach whatever recursion reads it next. Brackets inside strings do not count.
+ */
+const shallowJson = (req: unknown, res: unknown, bytes: Buffer) => {
+  utf8Only(req, res, bytes);
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i]!;
+    if (inString) {
+      if (b === 0x5c) i++;
+      else if (b === 0x22) inString = false;
+    } else if (b === 0x22) inString = true;
+    else if (b === 0x5b || b === 0x7b) {
+      if (++depth > MAX_JSON_DEPTH)
+        throw Object.assign(new Error('The request body is nested too deep.'), { status: 400, type: 'nesting.too.deep' });
+    } else if (b === 0x5d || b === 0x7d) depth--;
+  }
+};
+
 const FORM = 'application/x-www-form-urlencoded';
 const JSON_TYPES = ['application/json', 'application/*+json'];
 
@@ -28,7 +53,7 @@ const carriesBody = (req: Request) => req.headers['transfer-encoding'] !== undef
  * refused with 415: read as no body at all, it would create a blank contact or "update" one with nothing.
  */
 export const parseBodies: RequestHandler[] = [
-  express.json({ limit: BODY_LIMIT, strict: false, type: JSON_TYPES, verify: utf8Only }),
+  express.json({ limit: BODY_LIMIT, strict: false, type: JSON_TYPES, verify: shallowJson }),
   express.text({ limit: BODY_LIMIT, type: FORM, verify: utf8Only }),
   (req, _res, next) => {
     if (typeof req.body === 'string' && req.is(FORM)) {
@@ -115,11 +140,15 @@ function toApiError(error: BodyParserError): ApiError {
       return new ApiError(415, [{ code: Codes.unsupportedMediaType, reason: 'The request body must be UTF-8.' }]);
     case 'request.aborted':
       return new ApiError(400, [{ code: Codes.malformedBody, reason: 'The request body was cut short.' }]);
+    case 'nesting.too.deep':
+      return new ApiError(400, [
+        { code: Codes.nestedTooDeep, field: 'body', reason: `The request body is nested more than ${MAX_JSON_DEPTH} levels deep.` },
+      ]);
     case 'encoding.invalid':
       return new ApiError(400, [{ code: Codes.malformedBody, field: 'body', reason: 'The request body is not valid UTF-8 text.' }]);
   }
   // Checks run inside the write transaction, so this is a last line of defence, not the way refusals are made.
-  if (isSqliteError(error, 'SQLITE_CONSTRAINT')) {
+  if (isSqliteError(error, 'SQLITE_CONSTRAINT') || isPostgresConstraintError(error)) {
     return new ApiError(409, [
       {
         code: Codes.conflict,
@@ -132,6 +161,33 @@ function toApiError(error: BodyParserError): ApiError {
     return new ApiError(
       503,
       [{ code: Codes.storeBusy, reason: 'The store is busy with other writes. Nothing was applied; try again shortly.' }],
+      { 'Retry-After': '1' },
+    );
+  }
+  // PostgreSQL lost or away (db/dialect.ts): the server keeps running and reconnects once it is back.
+  if (error instanceof CommitUncertain) {
+    return new ApiError(
+      503,
+      [
+        {
+          code: Codes.commitUncertain,
+          reason: 'The store was lost while this change was being saved: it may or may not have been applied. Check before trying again.',
+        },
+      ],
+      { 'Retry-After': '1' },
+    );
+  }
+  if (isPostgresUnavailable(error)) {
+    return new ApiError(
+      503,
+      [{ code: Codes.storeBusy, reason: 'The store cannot be reached just now. Nothing was applied; try again shortly.' }],
+      { 'Retry-After': '1' },
+    );
+  }
+  if (isPostgresTimeout(error)) {
+    return new ApiError(
+      503,
+      [{ code: Codes.storeBusy, reason: 'The store took too long to answer. Nothing was applied; try again shortly.' }],
       { 'Retry-After': '1' },
     );
   }

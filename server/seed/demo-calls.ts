@@ -188,8 +188,8 @@ async function writeCall(tx: Db, rep: Rep, library: Library, planned: PlannedCal
     duration: outcome.endS,
     talk_seconds: outcome.person && outcome.answerS !== null ? outcome.endS - outcome.answerS : 0,
   });
-  if (outcome.note) await addNoteFromDialer(tx, rep.auth.member.id, contact.id, outcome.note, at(outcome.endS));
-  await recordCallResult(tx, {
+  if (outcome.note) await addNoteFromDialer(tx, rep.auth.scope, rep.auth.member.id, contact.id, outcome.note, at(outcome.endS));
+  await recordCallResult(tx, rep.auth.scope, {
     memberId: rep.auth.member.id,
     contactId: contact.id,
     result: disposition.label,

@@ -1,14 +1,13 @@
-import SQLite from 'better-sqlite3';
 import fc from 'fast-check';
 import qs from 'qs';
 import { setTimeout as pause } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { sqlitePath } from '../db/database.js';
 import { demoRecording } from '../dialer/demo-audio.js';
 import { resetClock, setClock } from '../lib/clock.js';
 import { now } from '../lib/time.js';
 import { insertVoicemail } from '../modules/dial-library/dial-library.repository.js';
 import { caller, type Caller, type Reply, serverWithTeam, type Team, type TestServer } from './harness.js';
+import { type WriteWatcher, writeWatcher } from './databases.js';
 
 /*
  * Generated bad input over every endpoint's body and query. For each request: never a 5xx (the harness throws on
@@ -22,7 +21,7 @@ const RUNS = Number(process.env.FUZZ_RUNS ?? 30);
 let server: TestServer;
 let team: Team;
 let api: Caller;
-let watcher: SQLite.Database;
+let watcher: WriteWatcher;
 let cases = 0;
 
 /** `binary`: a success answers bytes, not the envelope (its refusals are envelopes all the same). */
@@ -284,7 +283,7 @@ const queryFor = (endpoint: Endpoint) =>
     { maxKeys: 4 },
   );
 
-const dataVersion = () => watcher.pragma('data_version', { simple: true }) as number;
+const dataVersion = () => watcher.version();
 const ZOD_WORDS = /expected|received|Invalid input|Too (big|small)|Invalid (string|option|element|type)|NaN|Infinity/;
 
 function checkEnvelope(reply: Reply, binary = false) {
@@ -301,7 +300,7 @@ function checkEnvelope(reply: Reply, binary = false) {
 
 async function send(endpoint: Endpoint, query: Record<string, unknown>, body: unknown, asForm: boolean): Promise<void> {
   const path = `${endpoint.path()}${Object.keys(query).length ? `?${qs.stringify(query)}` : ''}`;
-  const before = dataVersion();
+  const before = await dataVersion();
   const reply =
     endpoint.method === 'GET'
       ? await api.get(path)
@@ -315,7 +314,8 @@ async function send(endpoint: Endpoint, query: Record<string, unknown>, body: un
   cases++;
   if (reply.status < 300) await endpoint.settle?.(reply);
   checkEnvelope(reply, endpoint.binary);
-  if (reply.status >= 400) expect(dataVersion(), `${endpoint.method} ${path} answered ${reply.status} but stored something`).toBe(before);
+  if (reply.status >= 400)
+    expect(await dataVersion(), `${endpoint.method} ${path} answered ${reply.status} but stored something`).toBe(before);
 }
 
 /** Fresh targets for the endpoints that delete what they are pointed at. */
@@ -394,7 +394,7 @@ beforeAll(async () => {
   setClock(new Date('2026-11-23T18:00:00Z'));
   ({ server, team } = await serverWithTeam({ CARRIER_TIME_SCALE: '0.02', CALLBACK_ALLOWED_HOSTS: 'hooks.example' }));
   api = caller(server.url, { authorization: `Bearer ${server.tokenOf(team.vendor)}` });
-  watcher = new SQLite(sqlitePath(server.ctx.config.databaseUrl), { readonly: true });
+  watcher = await writeWatcher(server.ctx.config.databaseUrl);
   ids.recording = await server.ctx.store.write(
     async (tx) =>
       (
@@ -415,7 +415,7 @@ beforeAll(async () => {
 afterAll(async () => {
   resetClock();
   process.stdout.write(`fuzz: ${cases} generated requests over ${ENDPOINTS.length} endpoints (seed ${SEED})\n`);
-  watcher?.close();
+  await watcher?.close();
   await server?.close();
 });
 

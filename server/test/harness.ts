@@ -4,11 +4,16 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { createApp } from '../app.js';
+import { defaultRecorder } from '../carrier/recorder.js';
+import { carrierSecretOf } from '../carrier/secret.js';
+import { type CarrierService, createCarrierService } from '../carrier/service.js';
 import { createHttpServer } from '../lib/http-server.js';
 import { loadConfig } from '../config.js';
 import { type Context, createContext, startBackground, stopBackground } from '../context.js';
 import { openStore } from '../db/database.js';
 import type { Member } from '../db/schema.js';
+import { testDatabase } from './databases.js';
+import { keyOfSetting } from '../auth/secret-key.js';
 import { personalToken } from '../auth/tokens.js';
 import { createLogger } from '../lib/logger.js';
 import { createVendor } from '../modules/members/members.service.js';
@@ -30,29 +35,60 @@ export type TestServer = {
   /** A caller with this bearer token (or none). */
   as(token?: string): Caller;
   tokenOf(member: Member): string;
+  /** The simulated carrier this server places its calls with. */
+  carrier?: CarrierService;
   close(): Promise<void>;
 };
+
+/** The simulated carrier on a port of its own, recording into the test's folder. */
+async function startCarrier(secret: string, timeScale: number, dir: string): Promise<{ url: string; service: CarrierService }> {
+  const service = createCarrierService({ secret, timeScale, recordingsDir: path.join(dir, 'carrier'), recorder: defaultRecorder() });
+  service.server.listen(0, '127.0.0.1');
+  await new Promise((resolve) => service.server.once('listening', resolve));
+  return { url: `http://127.0.0.1:${(service.server.address() as AddressInfo).port}`, service };
+}
 
 /** A fresh store in its own file and the real app listening on a random port; `env` sets configuration as operators do. */
 export async function startServer(env: Record<string, string> = {}): Promise<TestServer> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ringbook-test-'));
-  const config = loadConfig({ DATABASE_URL: `sqlite:${path.join(dir, 'test.db')}`, LOG_LEVEL: 'silent', PORT: '0', ...env });
+  // A key that is its own text, as SECRET_KEY gives it: the config and the context hold the same key.
+  // A SECRET_KEY given (a second server on a copy of a store) is the context's key too: its tokens are the same.
+  const secretText = env.SECRET_KEY ?? crypto.randomBytes(32).toString('hex');
+  const secretKey = keyOfSetting(secretText);
+  // The phone network, as npm start runs it: a carrier service of its own, reached over HTTP.
+  const carrier = env.CARRIER_URL
+    ? undefined
+    : await startCarrier(carrierSecretOf(undefined, secretKey), Number(env.CARRIER_TIME_SCALE ?? 1), dir);
+  const database = await testDatabase(dir);
+  const config = loadConfig({
+    // Transcribing every call of every test would take the machine's CPU: the tests of transcription ask for it.
+    DATABASE_URL: database.url,
+    SECRET_KEY: secretText,
+    LOG_LEVEL: 'silent',
+    PORT: '0',
+    TRANSCRIBER: 'none',
+    ...(carrier ? { CARRIER_URL: carrier.url } : {}),
+    ...env,
+  });
   const store = await openStore(config.databaseUrl);
-  const ctx = createContext({ store, config, secretKey: crypto.randomBytes(32), logger: createLogger('silent') });
-  startBackground(ctx);
+  const ctx = createContext({ store, config, secretKey, logger: createLogger('silent') });
   const server = createHttpServer(createApp(ctx), config.connections).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  startBackground(ctx, url);
   return {
     url,
     ctx,
     as: (token) => caller(url, token ? { authorization: `Bearer ${token}` } : {}),
     tokenOf: (member) => personalToken(ctx.secretKey, member),
+    carrier: carrier?.service,
     close: async () => {
+      await carrier?.service.close();
       await stopBackground(ctx);
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
       await store.close();
+      await database.drop();
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
@@ -66,7 +102,7 @@ export function caller(url: string, headers: Record<string, string>): Caller {
       headers: { accept: 'application/json', ...headers, ...(init.headers as Record<string, string>) },
     });
     const text = await res.text();
-    let body: unknown = undefined;
+    let body: unknown;
     try {
       body = text ? JSON.parse(text) : undefined;
     } catch {

@@ -53,19 +53,20 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
+/** `env.PORT`, when given, is the port it listens on; else a free one. */
 export async function startServerProcess(folder: StoreFolder, env: Record<string, string> = {}): Promise<ServerProcess> {
-  const port = await freePort();
+  const port = Number(env.PORT ?? 0) || (await freePort());
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
     detached: true,
     env: {
       ...process.env,
-      PORT: String(port),
       HOST: '127.0.0.1',
       DATABASE_URL: folder.databaseUrl,
       SECRET_KEY: folder.secretKey,
       DEMO_DATA: '0',
       LOG_LEVEL: 'warn',
       ...env,
+      PORT: String(port),
     },
   });
   let output = '';
@@ -75,7 +76,8 @@ export async function startServerProcess(folder: StoreFolder, env: Record<string
   const url = `http://127.0.0.1:${port}`;
   const workers = Number(env.WORKERS ?? 1);
   // Ready once every worker listens: the banner comes then.
-  for (let i = 0; i < 600 && !output.includes('Ringbook is running'); i++) {
+  // (Two minutes at most: on a loaded machine two workers and the carrier take well over 30 s to start.)
+  for (let i = 0; i < 2_400 && !output.includes('Ringbook is running'); i++) {
     if (child.exitCode !== null) throw new Error(`The server exited before it served:\n${output}`);
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -89,4 +91,25 @@ export async function startServerProcess(folder: StoreFolder, env: Record<string
       return exited;
     },
   };
+}
+
+/**
+ * A request on a connection of its own (`connection: close`), so a cluster's workers, or servers behind one address,
+ * each get their share: its status and its JSON body (null when empty).
+ */
+export async function freshRequest(
+  base: string,
+  token: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+) {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', connection: 'close', ...headers },
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : null };
 }

@@ -1,4 +1,7 @@
 import { afterEach, vi } from 'vitest';
+import { cheapPasswordHashesForTests } from '../auth/passwords.js';
+
+cheapPasswordHashesForTests();
 
 /* A console.error during a test is a failure we did not assert on (epic-stack's rule). */
 const errors: unknown[][] = [];

@@ -1,8 +1,10 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
+import type { ListedCallRecord } from '../../server/contracts/calls';
 import type { ContactRecord } from '../../server/contracts/contact-records';
 import type { CallRecord, DialAction, DialSessionRecord } from '../../server/contracts/dial-sessions';
 import { apiRequest } from '../lib/api-client';
+import { contactKeys } from './query-keys';
 
 /** The dialer's phases (server/dialer/engine.ts). */
 export type DialPhase = 'idle' | 'waiting' | 'ringing' | 'connected' | 'machine' | 'playing' | 'wrapup' | 'done';
@@ -95,7 +97,57 @@ export const dialSessionKeys = {
   all: ['dial-sessions'] as const,
   lives: () => [...dialSessionKeys.all, 'live'] as const,
   live: (id: string) => [...dialSessionKeys.lives(), id] as const,
+  running: (memberId: string) => [...dialSessionKeys.all, 'running', memberId] as const,
+  contactCalls: (contactId: string) => [...dialSessionKeys.all, 'contact-calls', contactId] as const,
 };
+
+type ListEnvelope<K extends string, T> = { http_status: number; status: 'success' } & Record<K, Record<K, T[]> & { total_results: number }>;
+
+/** The member's running dial session (started, not ended), or null: at most one (the server's rule). */
+export async function fetchRunningSession(memberId: string, signal?: AbortSignal): Promise<DialSessionRecord | null> {
+  const body = await apiRequest<ListEnvelope<'dialsessions', DialSessionRecord>>('/rest/1/dialsession', {
+    query: { status: 'active', member_id: memberId, page_size: 1 },
+    signal,
+  });
+  return body.dialsessions.dialsessions[0] ?? null;
+}
+
+/** For the app shell's way back to a running session: read again on focus and every half minute. */
+export const runningSessionQueryOptions = (memberId: string) =>
+  queryOptions({
+    queryKey: dialSessionKeys.running(memberId),
+    queryFn: ({ signal }) => fetchRunningSession(memberId, signal),
+    refetchInterval: 30_000,
+    refetchOnWindowFocus: true,
+  });
+
+/** The newest calls made to one contact (GET /rest/1/calls?contact_id=, extension), for the contact page. */
+export const contactCallsQueryOptions = (contactId: string) =>
+  queryOptions({
+    queryKey: dialSessionKeys.contactCalls(contactId),
+    queryFn: async ({ signal }) => {
+      const body = await apiRequest<ListEnvelope<'calls', ListedCallRecord>>('/rest/1/calls', {
+        query: { contact_id: contactId, page_size: 50 },
+        signal,
+      });
+      return { calls: body.calls.calls, total: body.calls.total_results };
+    },
+    /* Calls are made on the dialer, not here: read again whenever the page opens. */
+    staleTime: 0,
+  });
+
+/** Ends a session (the dialer's end action), e.g. the running one the rep chose to give up for a new one. */
+export function useEndDialSession() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (id: string) =>
+      (await apiRequest<Envelope<'live', LiveSnapshot>>(`${sessionPath(id)}/end`, { method: 'POST', body: {} })).live,
+    onSuccess: (snapshot) => {
+      queryClient.setQueryData(dialSessionKeys.live(snapshot.session.dialsession_id), snapshot);
+      return queryClient.invalidateQueries({ queryKey: [...dialSessionKeys.all, 'running'] });
+    },
+  });
+}
 
 const sessionPath = (id: string) => `/rest/1/dialsession/${encodeURIComponent(id)}`;
 
@@ -115,10 +167,21 @@ export function useDialForecast() {
   });
 }
 
+/**
+ * Makes a session. `key` names the rep's one intent to start it (an Idempotency-Key): without one, the same body sent
+ * again within a minute answers the session made the first time, so calling the same contact twice would reopen the
+ * first (ended) session instead of making a new one.
+ */
 export function useCreateDialSession() {
   return useMutation({
-    mutationFn: async (body: DialSessionBody) =>
-      (await apiRequest<Envelope<'dialsessions', CreatedDialSession>>('/rest/1/dialsession', { method: 'POST', body })).dialsessions,
+    mutationFn: async ({ body, key }: { body: DialSessionBody; key: string }) =>
+      (
+        await apiRequest<Envelope<'dialsessions', CreatedDialSession>>('/rest/1/dialsession', {
+          method: 'POST',
+          body,
+          headers: { 'Idempotency-Key': key },
+        })
+      ).dialsessions,
   });
 }
 
@@ -135,7 +198,15 @@ export function useDialAction(id: string) {
   return useMutation({
     mutationFn: async ({ action, ...body }: DialActionRequest) =>
       (await apiRequest<Envelope<'live', LiveSnapshot>>(`${sessionPath(id)}/${action}`, { method: 'POST', body })).live,
-    onSuccess: (snapshot) => queryClient.setQueryData(dialSessionKeys.live(id), snapshot),
+    onSuccess: (snapshot, request) => {
+      queryClient.setQueryData(dialSessionKeys.live(id), snapshot);
+      /* Starting or ending changes which session runs (the app shell's way back to it). */
+      if (request.action === 'start' || request.action === 'end')
+        void queryClient.invalidateQueries({ queryKey: [...dialSessionKeys.all, 'running'] });
+      /* The rep's own note makes a new version of the contact: the quick edits save against that one, not a 409. */
+      if (request.action === 'note' && snapshot.contact)
+        void queryClient.invalidateQueries({ queryKey: contactKeys.versioned(snapshot.contact.contact_user_id) });
+    },
   });
 }
 

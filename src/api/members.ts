@@ -71,3 +71,19 @@ export const useDeleteMember = () =>
       query: { move_contacts_to: moveContactsTo ?? undefined },
     }),
   );
+
+/**
+ * Sets a member's password. One's own change gives the current password; the vendor's change of another's does not.
+ * The member's other web sessions end (the one making the change stays signed in).
+ */
+export const useChangePassword = () =>
+  useMutation({
+    mutationFn: ({ id, ...body }: { id: string; current_password?: string; password: string }) =>
+      apiRequest<void>(`/rest/1/members/${encodeURIComponent(id)}/password`, { method: 'PUT', body }),
+  });
+
+/** Revokes a member's personal access token and issues the next one (the web app never sees either). */
+export const useRotateToken = () =>
+  useMutation({
+    mutationFn: ({ id }: { id: string }) => apiRequest<unknown>(`/rest/1/members/${encodeURIComponent(id)}/token`, { method: 'POST' }),
+  });

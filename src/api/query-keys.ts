@@ -29,3 +29,8 @@ export const tagKeys = {
   list: () => [...tagKeys.all, 'list'] as const,
   counted: () => [...tagKeys.all, 'counted'] as const,
 };
+
+export const voicemailKeys = {
+  all: ['voicemails'] as const,
+  list: () => [...voicemailKeys.all, 'list'] as const,
+};

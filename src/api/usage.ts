@@ -1,10 +1,17 @@
 /*
- * What the usage screen reads: the server's today, the team's usage figures and members, and the team's dial
- * sessions with their calls. All reads; the figures change only as calls are made, so they are kept a minute.
+ * What the usage screen reads: the server's today, the team's usage figures (per member, per day, per disposition)
+ * and members, and the dial sessions with their calls. All reads; the figures change only as calls are made, so
+ * they are kept a minute.
  */
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type { PageMeta } from '../../server/contracts/common';
-import type { CallRecord, DialSessionRecord, UsageRecord } from '../../server/contracts/dial-sessions';
+import type {
+  CallRecord,
+  DialSessionRecord,
+  UsageDayRecord,
+  UsageDispositionRecord,
+  UsageRecord,
+} from '../../server/contracts/dial-sessions';
 import type { MemberRecord } from '../../server/contracts/members';
 import type { ClockRecord } from '../../server/contracts/system';
 import { apiRequest } from '../lib/api-client';
@@ -17,7 +24,7 @@ export type DayRange = { start: string; end: string };
 
 export type UsageMember = { id: string; name: string; role: MemberRecord['role'] };
 export type SessionPage = PageMeta & { sessions: DialSessionRecord[] };
-export type CallPage = PageMeta & { calls: CallRecord[] };
+export type CallPage = PageMeta & { session: DialSessionRecord; calls: CallRecord[] };
 
 export const SESSION_PAGE_SIZE = 10;
 export const CALL_PAGE_SIZE = 25;
@@ -26,7 +33,9 @@ export const usageKeys = {
   all: ['usage'] as const,
   clock: () => [...usageKeys.all, 'clock'] as const,
   figures: (range: DayRange) => [...usageKeys.all, 'figures', range] as const,
-  sessions: (range: DayRange, page: number) => [...usageKeys.all, 'sessions', range, page] as const,
+  days: (range: DayRange, memberId: string | null) => [...usageKeys.all, 'days', range, memberId] as const,
+  dispositions: (range: DayRange, memberId: string | null) => [...usageKeys.all, 'dispositions', range, memberId] as const,
+  sessions: (range: DayRange, memberId: string | null, page: number) => [...usageKeys.all, 'sessions', range, memberId, page] as const,
   calls: (sessionId: string, page: number) => [...usageKeys.all, 'calls', sessionId, page] as const,
 };
 
@@ -69,14 +78,54 @@ export const usageQueryOptions = (range: DayRange) =>
     staleTime: 60_000,
   });
 
-/** The team's sessions made in the range, newest first, a page at a time (without their calls). */
-export const sessionsQueryOptions = (range: DayRange, page: number) =>
+/** The days and, when one member is chosen, its id: the query every breakdown takes. */
+const breakdownQuery = (range: DayRange, memberId: string | null) => ({
+  date_start: range.start,
+  date_end: range.end,
+  ...(memberId ? { member_id: memberId } : {}),
+});
+
+/** GET /rest/1/dialsession/usage/days (extension): every day of the range, oldest first, zeros included. */
+export const usageDaysQueryOptions = (range: DayRange, memberId: string | null) =>
   queryOptions({
-    queryKey: usageKeys.sessions(range, page),
+    queryKey: usageKeys.days(range, memberId),
+    queryFn: async ({ signal }): Promise<UsageDayRecord[]> =>
+      (
+        await apiRequest<Envelope<'usage_days', PageMeta & { days: UsageDayRecord[] }>>('/rest/1/dialsession/usage/days', {
+          signal,
+          query: breakdownQuery(range, memberId),
+        })
+      ).usage_days.days,
+    placeholderData: keepPreviousData,
+    staleTime: 60_000,
+  });
+
+/** GET /rest/1/dialsession/usage/dispositions (extension): calls per disposition label, most first; '' is none yet. */
+export const usageDispositionsQueryOptions = (range: DayRange, memberId: string | null) =>
+  queryOptions({
+    queryKey: usageKeys.dispositions(range, memberId),
+    queryFn: async ({ signal }): Promise<UsageDispositionRecord[]> =>
+      (
+        await apiRequest<Envelope<'usage_dispositions', PageMeta & { dispositions: UsageDispositionRecord[] }>>(
+          '/rest/1/dialsession/usage/dispositions',
+          {
+            signal,
+            query: breakdownQuery(range, memberId),
+          },
+        )
+      ).usage_dispositions.dispositions,
+    placeholderData: keepPreviousData,
+    staleTime: 60_000,
+  });
+
+/** The sessions made in the range (the team's, or one member's: member_id), newest first, a page at a time (without their calls). */
+export const sessionsQueryOptions = (range: DayRange, memberId: string | null, page: number) =>
+  queryOptions({
+    queryKey: usageKeys.sessions(range, memberId, page),
     queryFn: async ({ signal }): Promise<SessionPage> => {
       const body = await apiRequest<Envelope<'dialsessions', PageMeta & { dialsessions: DialSessionRecord[] }>>('/rest/1/dialsession', {
         signal,
-        query: { date_start: range.start, date_end: range.end, page, page_size: SESSION_PAGE_SIZE },
+        query: { ...breakdownQuery(range, memberId), page, page_size: SESSION_PAGE_SIZE },
       });
       return { ...numbersOf(body.dialsessions), sessions: body.dialsessions.dialsessions ?? [] };
     },
@@ -84,7 +133,7 @@ export const sessionsQueryOptions = (range: DayRange, page: number) =>
     staleTime: 60_000,
   });
 
-/** A page of one session's calls (GET /rest/1/dialsession/{id}; the paging fields page through the calls). */
+/** One session and a page of its calls (GET /rest/1/dialsession/{id}; the paging fields page through the calls). */
 export const sessionCallsQueryOptions = (sessionId: string, page: number) =>
   queryOptions({
     queryKey: usageKeys.calls(sessionId, page),
@@ -93,7 +142,8 @@ export const sessionCallsQueryOptions = (sessionId: string, page: number) =>
         `/rest/1/dialsession/${encodeURIComponent(sessionId)}`,
         { signal, query: { page, page_size: CALL_PAGE_SIZE } },
       );
-      return { ...numbersOf(body.dialsessions), calls: body.dialsessions.dialsessions.calls ?? [] };
+      const { calls, ...session } = body.dialsessions.dialsessions;
+      return { ...numbersOf(body.dialsessions), session, calls: calls ?? [] };
     },
     placeholderData: keepPreviousData,
     staleTime: 60_000,

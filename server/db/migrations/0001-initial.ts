@@ -1,4 +1,5 @@
 import type { Kysely, CreateTableBuilder } from 'kysely';
+import { tableWithId } from './dialect.js';
 
 /* Migrations take Kysely<any>: they describe the schema as it was at their time, not as the types say now. */
 type Db = Kysely<any>;
@@ -6,13 +7,7 @@ type Db = Kysely<any>;
 const text = (t: CreateTableBuilder<any, any>, name: string) => t.addColumn(name, 'text', (c) => c.notNull().defaultTo(''));
 const flag = (t: CreateTableBuilder<any, any>, name: string) => t.addColumn(name, 'integer', (c) => c.notNull().defaultTo(0));
 
-/** The same integer identity column on SQLite (rowid alias) and PostgreSQL (identity). */
-function table(db: Db, name: string) {
-  const isPg = db.getExecutor().adapter.constructor.name.startsWith('Postgres');
-  return db.schema
-    .createTable(name)
-    .addColumn('id', 'integer', (c) => (isPg ? c.primaryKey().generatedAlwaysAsIdentity() : c.primaryKey().autoIncrement()));
-}
+const table = tableWithId;
 
 export async function up(db: Db): Promise<void> {
   await table(db, 'organisations')

@@ -1,16 +1,12 @@
 import crypto from 'node:crypto';
 import { type CreateTableBuilder, type Kysely, sql } from 'kysely';
+import { bytesType, tableWithId } from './dialect.js';
 
 /* Migrations take Kysely<any>: they describe the schema as it was at their time, not as the types say now. */
 type Db = Kysely<any>;
 
-const isPostgres = (db: Db) => db.getExecutor().adapter.constructor.name.startsWith('Postgres');
-
 /** The same integer identity column on SQLite (rowid alias, never reused) and PostgreSQL (identity). */
-const table = (db: Db, name: string) =>
-  db.schema
-    .createTable(name)
-    .addColumn('id', 'integer', (c) => (isPostgres(db) ? c.primaryKey().generatedAlwaysAsIdentity() : c.primaryKey().autoIncrement()));
+const table = tableWithId;
 const text = (t: CreateTableBuilder<any, any>, name: string) => t.addColumn(name, 'text', (c) => c.notNull().defaultTo(''));
 const flag = (t: CreateTableBuilder<any, any>, name: string) => t.addColumn(name, 'integer', (c) => c.notNull().defaultTo(0));
 const index = (db: Db, name: string, on: string, columns: string[]) => db.schema.createIndex(name).on(on).columns(columns).execute();
@@ -55,8 +51,8 @@ async function createLibraries(db: Db) {
     .addColumn('member_id', 'integer', (c) => c.references('members.id').onDelete('set null'))
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('content_type', 'text', (c) => c.notNull())
-    .addColumn('audio', 'blob', (c) => c.notNull())
-    .addColumn('duration_ms', 'integer', (c) => c.notNull())
+    .addColumn('audio', bytesType(db), (c) => c.notNull())
+    .addColumn('duration_ms', 'bigint', (c) => c.notNull())
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
   await index(db, 'voicemails_org', 'voicemails', ['org_id', 'id']);
@@ -103,7 +99,7 @@ async function createSessions(db: Db) {
     .addColumn('contact_count', 'integer', (c) => c.notNull());
   for (const name of ['preview_mode', 'send_skips']) sessions = flag(sessions, name);
   for (const name of ['dialing_set_id', 'answer_set_id', 'preset_id', 'wake_at_ms', 'pending_done'])
-    sessions = sessions.addColumn(name, 'integer');
+    sessions = sessions.addColumn(name, name.endsWith('_ms') ? 'bigint' : 'integer');
   for (const name of [
     'custom_data',
     'callerid',
@@ -198,13 +194,13 @@ async function createOutbox(db: Db) {
     .addColumn('body', 'text', (c) => c.notNull())
     .addColumn('state', 'text', (c) => c.notNull())
     .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
-    .addColumn('created_at_ms', 'integer', (c) => c.notNull())
-    .addColumn('next_attempt_at_ms', 'integer', (c) => c.notNull())
+    .addColumn('created_at_ms', 'bigint', (c) => c.notNull())
+    .addColumn('next_attempt_at_ms', 'bigint', (c) => c.notNull())
     .addColumn('lease_owner', 'text')
-    .addColumn('lease_until_ms', 'integer')
+    .addColumn('lease_until_ms', 'bigint')
     .addColumn('last_status', 'integer')
     .addColumn('last_error', 'text')
-    .addColumn('delivered_at_ms', 'integer')
+    .addColumn('delivered_at_ms', 'bigint')
     .execute();
   // Only pending rows are ever looked for: partial indexes keep delivered ones out of the way.
   await db.schema

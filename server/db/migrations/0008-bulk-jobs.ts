@@ -1,18 +1,15 @@
 import { type Kysely, sql } from 'kysely';
+import { tableWithId } from './dialect.js';
 
 /* Migrations take Kysely<any>: they describe the schema as it was at their time, not as the types say now. */
 type Db = Kysely<any>;
-
-const isPostgres = (db: Db) => db.getExecutor().adapter.constructor.name.startsWith('Postgres');
 
 /**
  * Bulk changes to many contacts (a tag added to a whole filtered view) run as jobs in the background, chunk by chunk,
  * so no request has to last as long as the work; any server process may run a job, under a lease.
  */
 export async function up(db: Db): Promise<void> {
-  await db.schema
-    .createTable('bulk_jobs')
-    .addColumn('id', 'integer', (c) => (isPostgres(db) ? c.primaryKey().generatedAlwaysAsIdentity() : c.primaryKey().autoIncrement()))
+  await tableWithId(db, 'bulk_jobs')
     .addColumn('org_id', 'integer', (c) => c.notNull().references('organisations.id'))
     .addColumn('member_id', 'integer', (c) => c.notNull().references('members.id').onDelete('cascade'))
     .addColumn('action', 'text', (c) => c.notNull())
@@ -25,7 +22,7 @@ export async function up(db: Db): Promise<void> {
     .addColumn('cursor', 'integer')
     .addColumn('error', 'text')
     .addColumn('lease_owner', 'text')
-    .addColumn('lease_until_ms', 'integer')
+    .addColumn('lease_until_ms', 'bigint')
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('finished_at', 'text')
     .execute();

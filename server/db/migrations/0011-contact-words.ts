@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { wordTokens } from '../word-tokens.js';
+import { isPostgres } from './dialect.js';
 
 /* Migrations take Kysely<any>: they describe the schema as it was at their time, not as the types say now. */
 type Db = Kysely<any>;
@@ -14,6 +15,8 @@ type Db = Kysely<any>;
 const CHUNK = 5_000;
 
 export async function up(db: Db): Promise<void> {
+  // PostgreSQL's trigram index (0009) answers every search: the word index is SQLite's alone.
+  if (isPostgres(db)) return;
   await sql`create virtual table contact_words using fts5(words, tokenize = 'ascii', detail = none, content = '', contentless_delete = 1)`.execute(
     db,
   );

@@ -1,6 +1,7 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { BulkJob, BulkJobsTable } from '../../db/schema.js';
+import { claimable } from '../../db/locks.js';
 
 export const insertJob = (tx: Db, values: Insertable<BulkJobsTable>) =>
   tx.insertInto('bulk_jobs').values(values).returningAll().executeTakeFirstOrThrow();
@@ -19,14 +20,20 @@ const open = (db: Db, nowMs: number) =>
     .where('status', 'in', ['queued', 'running'])
     .where((eb) => eb.or([eb('lease_until_ms', 'is', null), eb('lease_until_ms', '<', nowMs)]));
 
-/** Takes the oldest open job no live runner holds, leasing it to `owner`. */
+/**
+ * Takes the oldest open job no live runner holds, leasing it to `owner`. A claim (docs/store.md): on PostgreSQL the
+ * row is read `for update skip locked`, so a job another server is claiming is passed over, and the update repeats the
+ * conditions, so a job whose lease was taken meanwhile is not taken twice.
+ */
 export async function claimJob(tx: Db, owner: string, nowMs: number, leaseUntilMs: number): Promise<BulkJob | undefined> {
-  const next = await open(tx, nowMs).select('id').orderBy('id').limit(1).executeTakeFirst();
+  const next = await claimable(tx, open(tx, nowMs).select('id').orderBy('id').limit(1)).executeTakeFirst();
   if (!next) return undefined;
   return tx
     .updateTable('bulk_jobs')
     .set({ status: 'running', lease_owner: owner, lease_until_ms: leaseUntilMs })
     .where('id', '=', next.id)
+    .where('status', 'in', ['queued', 'running'])
+    .where((eb) => eb.or([eb('lease_until_ms', 'is', null), eb('lease_until_ms', '<', nowMs)]))
     .returningAll()
     .executeTakeFirst();
 }
@@ -45,4 +52,14 @@ export async function pruneBulkJobs(tx: Db, before: string, limit: number): Prom
     .where('id', 'in', tx.selectFrom(oldest).select('w.id').where('w.status', 'in', ['done', 'failed']).where('w.finished_at', '<', before))
     .executeTakeFirst();
   return Number(result.numDeletedRows);
+}
+
+/** A removed member's jobs that have not finished end with it: failed, what their done chunks did staying done. */
+export async function failJobsOf(tx: Db, memberId: number, error: string, at: string): Promise<void> {
+  await tx
+    .updateTable('bulk_jobs')
+    .set({ status: 'failed', error, finished_at: at, lease_owner: null, lease_until_ms: null })
+    .where('member_id', '=', memberId)
+    .where('status', 'in', ['queued', 'running'])
+    .execute();
 }

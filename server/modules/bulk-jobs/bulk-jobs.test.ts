@@ -898,13 +898,14 @@ describe('changes while a job waits', () => {
     expect((await recordOf(rep, id)).trashed).toBe('0');
   });
 
-  it('a job whose creator is deleted goes with it, and changes nothing', async () => {
+  it('a job whose creator is removed ends with it, failed, and changes nothing', async () => {
     const gone = await newMember('Gone', 'member', team.manager.id);
     const id = await newContact(api(gone));
     await withRunnerStopped(async () => {
       const job = await submit(api(gone), { action: 'trash', contact_user_ids: [id] });
       expect((await vendor.delete(`/rest/1/members/${gone.id}`)).status).toBe(204);
-      expect(await db().selectFrom('bulk_jobs').select('id').where('id', '=', Number(job.bulk_job_id)).executeTakeFirst()).toBeUndefined();
+      const row = await db().selectFrom('bulk_jobs').selectAll().where('id', '=', Number(job.bulk_job_id)).executeTakeFirstOrThrow();
+      expect(row).toMatchObject({ status: 'failed', error: 'The member who made this job was removed.', processed: 0, changed: 0 });
     });
     // Jobs run oldest first: once a later one is done, the runner is past where the deleted one was.
     expect(await run(rep, { action: 'trash', contact_user_ids: [await newContact(rep)] })).toMatchObject({ status: 'done' });

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import { listQueryOf } from '../../contracts/contacts.js';
 import { nextTurn } from '../../db/chunks.js';
 import type { Db, Store } from '../../db/database.js';
+import { isStoreLost } from '../../db/dialect.js';
 import type { BulkJob } from '../../db/schema.js';
 import { nowMs } from '../../lib/clock.js';
 import type { Logger } from '../../lib/logger.js';
@@ -91,10 +92,18 @@ export class JobRunner {
       try {
         id = await this.store.write((tx) => this.chunk(tx, claimed.id));
       } catch (error) {
+        id = undefined;
+        // The database went away: no fault of the job's. Its lease runs out and a runner continues from its last chunk.
+        if (isStoreLost(error)) {
+          this.logger.warn(
+            { err: error, job: claimed.id },
+            'bulk job chunk not done: the store was lost; the job continues when its lease ends',
+          );
+          break;
+        }
         // The chunk's transaction rolled back: nothing of it happened. Try again after a pause, up to a limit.
         this.logger.error({ err: error, job: claimed.id }, 'bulk job chunk failed');
         await this.store.write((tx) => this.chunkFailed(tx, claimed.id, error));
-        id = undefined;
       }
       await nextTurn();
     }

@@ -103,7 +103,7 @@ const activityText = (text: string | [string, string], old: Expression<string>) 
   typeof text === 'string' ? sql<string>`${text}` : sql<string>`${text[0]} || ${old} || ${text[1]}`;
 
 /** Contacts a set-based change applies to, each once, with the value its audit record shows as the old one. */
-export type ChangedSet = SelectQueryBuilder<Database, any, { contact_id: number; old_value: string }>;
+export type ChangedSet = SelectQueryBuilder<Database, keyof Database, { contact_id: number; old_value: string }>;
 
 /**
  * `recordChange` for contacts chosen by a query rather than listed: one statement per table however many they are.

@@ -2,13 +2,15 @@ import { type ExpressionBuilder, sql } from 'kysely';
 import type { Scope } from '../../auth/access.js';
 import type { ContactSortColumn, ListContactsQuery } from '../../contracts/contacts.js';
 import type { Db } from '../../db/database.js';
+import { idsOfJson } from '../../db/dialect.js';
 import { fixedLimit } from '../../db/paging.js';
 import { type Placeholders, prepared } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
 import { now } from '../../lib/time.js';
 import type { PageRow } from './contact-records.repository.js';
-import { indexedTexts, matchingIds, prefixEnd, type SearchIndex, searchMatch, searchTerms } from './contact-search.repository.js';
-import { holdsWords, type WordsQuery, wordsQuery } from './contact-words.js';
+import { indexedTexts, matchingIds, type SearchIndex } from './contact-search.repository.js';
+import { holdsWords, type WordsQuery } from './contact-words.js';
+import { searchOf, type SearchParams } from './search/search-index.js';
 import { type ContactQuery, inScope, type ScopeParams, scopeParams } from './contacts.repository.js';
 
 type Eb = ExpressionBuilder<Database, 'contacts'>;
@@ -28,24 +30,20 @@ const SORT_COLUMNS: Record<ColumnSort, 'id' | 'updated_at' | 'first_name' | 'las
 
 /** What changes a list query's SQL beyond which filter values it is given. */
 type ListShape = { trashed: boolean; trashedOnly: boolean; archived: boolean; newToo: boolean };
-type ListParams = ScopeParams & {
-  folderId?: number;
-  updatedFrom?: string;
-  updatedTo?: string;
-  createdFrom?: string;
-  createdTo?: string;
-  email?: string;
-  tagId?: number;
-  searchMatch?: string;
-  termStarts?: string[];
-  termEnds?: string[];
-  /** The word index's query (contact-words.ts): stands in for `searchMatch` when the index can answer the search. */
-  wordsMatch?: string;
-  /** The ids a search matched, as a JSON array, when they are few (`fewMatches`): they stand in for `searchMatch`. */
-  matchIds?: string;
-  /** Only contacts with a lower id: a cursor through a whole list (bulk jobs). */
-  beforeId?: number;
-};
+type ListParams = ScopeParams &
+  SearchParams & {
+    folderId?: number;
+    updatedFrom?: string;
+    updatedTo?: string;
+    createdFrom?: string;
+    createdTo?: string;
+    email?: string;
+    tagId?: number;
+    /** The ids a search matched, as a JSON array, when they are few (`fewMatches`): they stand in for `searchMatch`. */
+    matchIds?: string;
+    /** Only contacts with a lower id: a cursor through a whole list (bulk jobs). */
+    beforeId?: number;
+  };
 
 /**
  * What a list reads. `candidates`: a search with punctuation in a word that the word index can narrow down; the
@@ -53,7 +51,7 @@ type ListParams = ScopeParams & {
  */
 type ListPlan = { shape: ListShape; params: ListParams; candidates?: WordsQuery };
 
-function listPlan(scope: Scope, q: ListContactsQuery): ListPlan {
+function listPlan(db: Db, scope: Scope, q: ListContactsQuery): ListPlan {
   const params: ListParams = scopeParams(scope);
   const folderId = q.category_id ?? q.folder_id;
   if (folderId) params.folderId = folderId;
@@ -67,40 +65,18 @@ function listPlan(scope: Scope, q: ListContactsQuery): ListPlan {
   if (q.tag_id) params.tagId = q.tag_id;
   let candidates: WordsQuery | undefined;
   if (q.search) {
-    const words = wordScope(scope, q) ? wordsQuery(q.search, scope.memberIds) : undefined;
-    if (words && !words.verify.length) params.wordsMatch = words.match;
-    else {
-      const match = searchMatch(q.search);
-      if (match) {
-        params.searchMatch = match;
-        // The trigram index has the exact answer; the word index's candidates are tried first (`checkedCandidates`).
-        candidates = words;
-      } else {
-        params.termStarts = searchTerms(q.search);
-        params.termEnds = params.termStarts.map(prefixEnd);
-      }
-    }
+    // The store's own search answers (search/): which indexes it reads, and how.
+    const search = searchOf(db).plan(q.search, scope, q);
+    Object.assign(params, search.params);
+    candidates = search.candidates;
   }
   // Without include_new an updated_from search is about changes to contacts that already existed.
   const shape = { trashed: q.include_trashed, trashedOnly: q.only_trashed, archived: q.include_archived, newToo: !!q.include_new };
   return candidates ? { shape, params, candidates } : { shape, params };
 }
 
-/**
- * The word index holds the contacts outside the trash and the archive, under their owners: it answers searches of
- * those (as a list shows by default) by a team of at most this many members (each member is a clause of the query:
- * past a few, reading the matches and checking their owners costs less). Other searches go to the trigram index.
- */
-export const WORD_SCOPE_MEMBERS = 16;
-
-function wordScope(scope: Scope, q: ListContactsQuery): scope is Scope & { kind: 'team' } {
-  return (
-    scope.kind === 'team' && scope.memberIds.length <= WORD_SCOPE_MEMBERS && !q.include_trashed && !q.only_trashed && !q.include_archived
-  );
-}
-
 /** The filters of a list on a contacts query; `matched`: the query already reads only the search's matches. */
-function applyFilters(query: ContactQuery, s: ListShape, p: Placeholders<ListParams>, matched = false): ContactQuery {
+function applyFilters(db: Db, query: ContactQuery, s: ListShape, p: Placeholders<ListParams>, matched = false): ContactQuery {
   let x = inScope(query, p);
   if (s.trashedOnly) x = x.where('contacts.trashed', '=', 1);
   else if (!s.trashed) x = x.where('contacts.trashed', '=', 0);
@@ -113,12 +89,18 @@ function applyFilters(query: ContactQuery, s: ListShape, p: Placeholders<ListPar
   } else if (p.updatedTo) x = x.where('contacts.updated_at', '<=', p.updatedTo);
   if (p.createdFrom) x = x.where('contacts.created_at', '>=', p.createdFrom);
   if (p.createdTo) x = x.where('contacts.created_at', '<=', p.createdTo);
-  const { email, tagId, searchMatch: match, wordsMatch: words, termStarts, termEnds, matchIds } = p;
+  const { email, tagId, searchMatch: match, wordsMatch: words, termStarts, termEnds, matchIds, likeTexts, likeNumbers } = p;
+  if (likeTexts || likeNumbers) {
+    const conditions = [
+      ...(likeTexts ?? []).map((t) => sql`(names like ${t} or emails like ${t})`),
+      ...(likeNumbers ?? []).map((n) => sql`phones like ${n}`),
+    ];
+    x = x.where('contacts.id', 'in', sql<number>`(select contact_id from contact_search where ${sql.join(conditions, sql` and `)})`);
+  }
   if (match && !matched) x = x.where('contacts.id', 'in', (eb: Eb) => matchingIds(eb, 'contact_search', match));
   if (words && !matched) x = x.where('contacts.id', 'in', (eb: Eb) => matchingIds(eb, 'contact_words', words));
-  // SQLite's json_each reads the list as one parameter, so the statement has one shape however many ids there are
-  // (PostgreSQL: = ANY of an array parameter).
-  if (matchIds) x = x.where('contacts.id', 'in', sql<number>`(select value from json_each(${matchIds}))`);
+  // The list is one JSON parameter, so the statement has one shape however many ids there are (db/dialect.ts).
+  if (matchIds) x = x.where('contacts.id', 'in', idsOfJson(db, matchIds));
   if (email)
     x = x.where('contacts.id', 'in', (eb: Eb) => eb.selectFrom('contact_emails').select('contact_id').where('email_lc', '=', email));
   if (tagId) x = x.where('contacts.id', 'in', (eb: Eb) => eb.selectFrom('contact_tags').select('contact_id').where('tag_id', '=', tagId));
@@ -138,7 +120,7 @@ type PageShape = ListShape & { sort: ColumnSort; direction: 'asc' | 'desc' };
 
 const contactsPage = prepared<PageShape, ListParams & { limit: number; offset: number }, PageRow>('contacts page', (db, s, p) => {
   const column = SORT_COLUMNS[s.sort];
-  let rows = applyFilters(db.selectFrom('contacts'), s, p)
+  let rows = applyFilters(db, db.selectFrom('contacts'), s, p)
     .select(['contacts.id', 'contacts.version'])
     .orderBy(`contacts.${column}`, s.direction);
   if (column !== 'id') rows = rows.orderBy('contacts.id', s.direction);
@@ -146,7 +128,7 @@ const contactsPage = prepared<PageShape, ListParams & { limit: number; offset: n
 });
 
 const contactsCount = prepared<ListShape, ListParams, { n: number }>('contacts count', (db, s, p) =>
-  applyFilters(db.selectFrom('contacts'), s, p).select((eb) => eb.fn.countAll<number>().as('n')),
+  applyFilters(db, db.selectFrom('contacts'), s, p).select((eb) => eb.fn.countAll<number>().as('n')),
 );
 
 /** A search statement's shape names the index it reads, and each index is given its own query. */
@@ -169,7 +151,7 @@ const fromMatches = (db: Db, index: SearchIndex, match: Placeholders<ListParams>
  * to fill it, not every match (a common name matches tens of thousands of contacts of a million).
  */
 const searchPage = prepared<IndexShape, ListParams & { limit: number; offset: number }, PageRow>('contacts search page', (db, s, p) =>
-  applyFilters(fromMatches(db, s.index, queryFor(s.index, p)), s, p, true)
+  applyFilters(db, fromMatches(db, s.index, queryFor(s.index, p)), s, p, true)
     .select(['contacts.id', 'contacts.version'])
     .orderBy(sql.ref(`${s.index}.rowid`), 'desc')
     .limit(p.limit)
@@ -182,7 +164,7 @@ export const SEARCH_COUNT_LIMIT = 10_000;
 const searchCount = prepared<IndexShape, ListParams, { n: number }>('contacts search count', (db, s, p) =>
   db
     .selectFrom(
-      applyFilters(fromMatches(db, s.index, queryFor(s.index, p)), s, p, true)
+      applyFilters(db, fromMatches(db, s.index, queryFor(s.index, p)), s, p, true)
         .select(sql.lit(1).as('one'))
         .limit(fixedLimit(SEARCH_COUNT_LIMIT))
         .as('m'),
@@ -203,6 +185,15 @@ const wordsCount = prepared<null, { wordsMatch: string }, { n: number }>('contac
         .where(sql<boolean>`contact_words match ${p.wordsMatch}`)
         .limit(fixedLimit(SEARCH_COUNT_LIMIT))
         .as('m'),
+    )
+    .select((eb) => eb.fn.countAll<number>().as('n')),
+);
+
+/** A search by `like` patterns (PostgreSQL's trigram texts), counted up to SEARCH_COUNT_LIMIT like the others. */
+const likeCount = prepared<ListShape, ListParams, { n: number }>('contacts like search count', (db, s, p) =>
+  db
+    .selectFrom(
+      applyFilters(db, db.selectFrom('contacts'), s, p).select(sql.lit(1).as('one')).limit(fixedLimit(SEARCH_COUNT_LIMIT)).as('m'),
     )
     .select((eb) => eb.fn.countAll<number>().as('n')),
 );
@@ -274,7 +265,7 @@ async function checkedCandidates(db: Db, plan: ListPlan & { candidates: WordsQue
 }
 
 export async function listContacts(db: Db, scope: Scope, q: ListContactsQuery) {
-  const plan = listPlan(scope, q);
+  const plan = listPlan(db, scope, q);
   const { shape } = plan;
   const params = plan.candidates
     ? await checkedCandidates(db, { ...plan, candidates: plan.candidates })
@@ -304,6 +295,7 @@ function totalOf(db: Db, shape: ListShape, params: ListParams) {
   if (index === 'contact_words' && Object.keys(params).every((name) => WORDS_ONLY.has(name)))
     return wordsCount(db, null, { wordsMatch: params.wordsMatch! });
   if (index) return searchCount(db, { ...shape, index }, params);
+  if (params.likeTexts || params.likeNumbers) return likeCount(db, shape, params);
   return isCounted(params) ? countedTotal(db, shape, params) : contactsCount(db, shape, params);
 }
 
@@ -318,7 +310,7 @@ export async function nextIdsOfList(
   beforeId: number | undefined,
   limit: number,
 ): Promise<number[]> {
-  const { shape, params } = listPlan(scope, q);
+  const { shape, params } = listPlan(db, scope, q);
   const rows = await contactsPage(
     db,
     { ...shape, sort: 'date_added', direction: 'desc' },
@@ -329,7 +321,7 @@ export async function nextIdsOfList(
 
 /** How many contacts a list matches (its total_results). */
 export async function countOfList(db: Db, scope: Scope, q: ListContactsQuery): Promise<number> {
-  const { shape, params } = listPlan(scope, q);
+  const { shape, params } = listPlan(db, scope, q);
   const count = isCounted(params) ? await countedTotal(db, shape, params) : await contactsCount(db, shape, params);
   return Number(count[0]?.n ?? 0);
 }
@@ -349,7 +341,7 @@ const countedByOwner = prepared<ListShape, CountedParams, { owner_id: number; n:
 });
 
 const countsByOwner = prepared<ListShape, ListParams, { owner_id: number; n: number }>('contacts per owner', (db, s, p) =>
-  applyFilters(db.selectFrom('contacts'), s, p)
+  applyFilters(db, db.selectFrom('contacts'), s, p)
     .select((eb) => ['contacts.owner_id', eb.fn.countAll<number>().as('n')])
     .groupBy('contacts.owner_id'),
 );

@@ -2,11 +2,14 @@ import { type Expression, type ExpressionBuilder, sql } from 'kysely';
 import { forBatchEnd } from '../../db/batch-end.js';
 import { nextTurn } from '../../db/chunks.js';
 import type { Db } from '../../db/database.js';
+import { idsOfJson, jsonColumn, jsonListOf, rowsOfJson } from '../../db/dialect.js';
 import { prepared } from '../../db/prepared.js';
 import type { Contact, Database } from '../../db/schema.js';
-import { wordTokens } from '../../db/word-tokens.js';
+import { searchOf } from './search/search-index.js';
 
 /*
+ * (The full-text indexes below are SQLite's; PostgreSQL's are in search/postgres.ts. Each store writes and reads its
+ * own through search/search-index.ts; the prefix terms are the same table on both.)
  * Three indexes serve the contacts list's `search`, all written again from the contact's names, e-mails and phones
  * whenever they (or its owner or state) change, at the end of the write's batch (`indexLater`):
  * - the word index (contact_words, contact-words.ts) answers a rep's or a small team's search of words of letters or
@@ -18,50 +21,8 @@ import { wordTokens } from '../../db/word-tokens.js';
  *   can match.
  */
 
-/** The next term after every term that starts with `prefix`, for an index range instead of LIKE. */
-export const prefixEnd = (prefix: string) => prefix + '\uffff';
-
-export function searchTerms(query: string): string[] {
-  const lowered = query.toLowerCase().replace(/\s+/g, ' ').trim();
-  const digits = lowered.replace(/[\s().+-]/g, '');
-  return /^\d{3,}$/.test(digits) && digits !== lowered ? [lowered, digits.replace(/^1(?=\d{10}$)/, '')] : [lowered];
-}
-
-const PHONE_WORD = /^[\d().+-]*\d[\d().+-]*$/;
-const quoted = (word: string) => `"${word.replaceAll('"', '""')}"`;
-
-/** A word of a search as both full-text indexes read it: a number's digits, or text, lower-cased. */
-export type SearchWord = { kind: 'number'; digits: string } | { kind: 'text'; text: string };
-
-/**
- * A search's words: a query that is all phone characters is one number, however it is spaced ("(214) 999 7486"); a word
- * of digits and phone punctuation is a number, with an 11-digit number's leading 1 dropped; any other word is text.
- */
-export function searchWords(query: string): SearchWord[] {
-  const joined = /^[\d\s().+-]+$/.test(query) ? query.replace(/\s+/g, '') : query;
-  return joined
-    .toLowerCase()
-    .split(/\s+/)
-    .filter(Boolean)
-    .map((word): SearchWord =>
-      PHONE_WORD.test(word)
-        ? { kind: 'number', digits: word.replace(/\D/g, '').replace(/^1(?=\d{10}$)/, '') }
-        : { kind: 'text', text: word },
-    );
-}
-
-/**
- * The trigram index's query for a search, every word required in any order: a number matches a run of a phone number;
- * text, a part of a name or e-mail. Undefined when a word is shorter than three characters: that search takes the
- * prefix index.
- */
-export function searchMatch(query: string): string | undefined {
-  const parts = searchWords(query).map((word) => {
-    if (word.kind === 'number') return word.digits.length >= 3 ? `phones : ${quoted(word.digits)}` : undefined;
-    return [...word.text].length >= 3 ? `{names emails} : ${quoted(word.text)}` : undefined;
-  });
-  return parts.length && parts.every(Boolean) ? parts.join(' AND ') : undefined;
-}
+// How a search splits into words and queries (search/query.ts), for the modules that imported them from here.
+export { prefixEnd, type SearchWord, searchMatch, searchTerms, searchWords } from './search/query.js';
 
 /** A contact's prefix terms: names, full name, e-mail addresses and phone digits, lower-cased. */
 export function termsOf(contact: Pick<Contact, 'first_name' | 'last_name'>, emails: string[], phones: string[]): string[] {
@@ -82,11 +43,11 @@ type IndexedRow = Pick<Contact, 'id' | 'org_id' | 'owner_id' | 'first_name' | 'l
  * contacts it takes: building them with Kysely for every write had cost more than SQLite took to run them.
  */
 type Ids = { ids: string };
-const inIds = (p: { ids: unknown }) => sql<number>`(select value from json_each(${p.ids}))`;
+const inIds = (db: Db, p: { ids: unknown }) => idsOfJson(db, p.ids);
 const indexedRows = prepared<null, Ids, IndexedRow>('rows to index', (db, _, p) =>
   db
     .selectFrom('contacts')
-    .where('contacts.id', 'in', inIds(p))
+    .where('contacts.id', 'in', inIds(db, p))
     .select((eb) => [
       'contacts.id',
       'contacts.org_id',
@@ -97,12 +58,12 @@ const indexedRows = prepared<null, Ids, IndexedRow>('rows to index', (db, _, p) 
       'contacts.archived',
       eb
         .selectFrom('contact_emails')
-        .select(sql<string>`json_group_array(email_lc)`.as('e'))
+        .select(jsonListOf(db, 'email_lc').as('e'))
         .whereRef('contact_emails.contact_id', '=', 'contacts.id')
         .as('emails'),
       eb
         .selectFrom('contact_phones')
-        .select(sql<string>`json_group_array(phone_number)`.as('p'))
+        .select(jsonListOf(db, 'phone_number').as('p'))
         .whereRef('contact_phones.contact_id', '=', 'contacts.id')
         .as('phones'),
     ]),
@@ -117,18 +78,11 @@ export async function indexedTexts(db: Db, contactIds: number[]) {
 }
 
 const unindexTerms = prepared<null, Ids, unknown>('unindex terms', (db, _, p) =>
-  db.deleteFrom('contact_search_terms').where('contact_id', 'in', inIds(p)),
-);
-const unindexTrigrams = prepared<null, Ids, unknown>('unindex trigrams', (db, _, p) =>
-  db.deleteFrom('contact_search').where('rowid', 'in', inIds(p)),
-);
-const unindexWords = prepared<null, Ids, unknown>('unindex words', (db, _, p) =>
-  db.deleteFrom('contact_words').where('rowid', 'in', inIds(p)),
+  db.deleteFrom('contact_search_terms').where('contact_id', 'in', inIds(db, p)),
 );
 
 /** Rows as a JSON list of lists, one column each, in the order the statement names them. */
 type Rows = { rows: string };
-const column = (i: number) => sql.raw(`j.value ->> ${i}`);
 const insertTerms = prepared<null, Rows, unknown>('index terms', (db, _, p) =>
   db
     .insertInto('contact_search_terms')
@@ -136,31 +90,16 @@ const insertTerms = prepared<null, Rows, unknown>('index terms', (db, _, p) =>
     // `where true`: without it SQLite would read the upsert's ON as a join's (its documented ambiguity).
     .expression(
       db
-        .selectFrom(sql`json_each(${p.rows})`.as('j'))
-        .select([column(0).as('org_id'), column(1).as('term'), column(2).as('contact_id')])
+        .selectFrom(rowsOfJson(db, p.rows))
+        .select([
+          jsonColumn(db, 0, 'integer').as('org_id'),
+          jsonColumn(db, 1, 'text').as('term'),
+          jsonColumn(db, 2, 'integer').as('contact_id'),
+        ])
         .where(sql<boolean>`true`),
     )
     .onConflict((oc) => oc.doNothing()),
 );
-const insertTrigrams = prepared<null, Rows, unknown>('index trigrams', (db, _, p) =>
-  db
-    .insertInto('contact_search')
-    .columns(['rowid', 'names', 'emails', 'phones'])
-    .expression(
-      db
-        .selectFrom(sql`json_each(${p.rows})`.as('j'))
-        .select([column(0).as('rowid'), column(1).as('names'), column(2).as('emails'), column(3).as('phones')]),
-    ),
-);
-const insertWords = prepared<null, Rows, unknown>('index words', (db, _, p) =>
-  db
-    .insertInto('contact_words')
-    .columns(['rowid', 'words'])
-    .expression(db.selectFrom(sql`json_each(${p.rows})`.as('j')).select([column(0).as('rowid'), column(1).as('words')])),
-);
-
-/** Only contacts in neither the trash nor the archive have a row in the word index (its searches are of those). */
-const inWordIndex = (contact: Pick<Contact, 'trashed' | 'archived'>) => !contact.trashed && !contact.archived;
 
 /** What of a contact's indexes to write again (`reindexContacts`). */
 export type Reindex = 'all' | 'added' | 'words';
@@ -185,17 +124,31 @@ export async function reindexContacts(db: Db, contactIds: number[], which: Reind
     const rows = await indexedTexts(db, chunk);
     if (which !== 'words') {
       if (which === 'all') await unindexTerms(db, null, { ids });
-      await unindexTrigrams(db, null, { ids });
       const terms = rows.flatMap((r) => termsOf(r, r.emails, r.phones).map((term) => [r.org_id, term, r.id]));
       if (terms.length) await insertTerms(db, null, { rows: JSON.stringify(terms) });
-      if (rows.length)
-        await insertTrigrams(db, null, { rows: JSON.stringify(rows.map((r) => [r.id, r.names, r.emails.join(' '), r.phones.join(' ')])) });
     }
-    await unindexWords(db, null, { ids });
-    const active = rows.filter(inWordIndex);
-    if (active.length)
-      await insertWords(db, null, { rows: JSON.stringify(active.map((r) => [r.id, wordTokens(r.owner_id, r.names, r.emails, r.phones)])) });
+    // The full-text indexes are the store's own (search/: FTS5's trigrams and words on SQLite, pg_trgm on PostgreSQL).
+    await searchOf(db).write(db, chunk, rows, which);
   }
+}
+
+/** The tables the contacts' search keeps, on either store: derived from the contacts' rows, so a copy of a store
+ * (db/copy-store.ts) rebuilds them with `reindexContactsAfter` rather than copying them. */
+export const CONTACT_SEARCH_TABLES = ['contact_search', 'contact_words', 'contact_search_terms'] as const;
+
+/**
+ * Indexes the next REINDEX_CHUNK contacts after `afterId`, in id order, into every index (a store being filled):
+ * answers how many it took and the last id, or null when none is left.
+ */
+export async function reindexContactsAfter(tx: Db, afterId: number): Promise<{ count: number; lastId: number } | null> {
+  const rows = await tx.selectFrom('contacts').select('id').where('id', '>', afterId).orderBy('id').limit(REINDEX_CHUNK).execute();
+  if (!rows.length) return null;
+  await reindexContacts(
+    tx,
+    rows.map((r) => r.id),
+    'all',
+  );
+  return { count: rows.length, lastId: rows[rows.length - 1]!.id };
 }
 
 const PENDING = {};

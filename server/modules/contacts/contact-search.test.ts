@@ -5,6 +5,7 @@ import { now } from '../../lib/time.js';
 import { FEW_MATCHES, SEARCH_COUNT_LIMIT } from './contact-list.repository.js';
 import { indexNewContact, insertContact, transferContacts, updateContactRow } from './contact-rows.repository.js';
 import { reindexContacts, searchMatch } from './contact-search.repository.js';
+import { searchOf } from './search/search-index.js';
 import { wordsQuery } from './contact-words.js';
 import { TEST_PASSWORD } from '../../test/harness.js';
 
@@ -100,8 +101,8 @@ describe('search', () => {
     await rep.delete(`/rest/1/contacts/${ids.mary}`);
     expect(await found('hooli')).toEqual([]);
     await rep.delete(`/rest/1/contacts/${ids.mary}?permanent=1`);
-    const left = await server.ctx.store.db.selectFrom('contact_search').select('rowid').where('rowid', '=', Number(ids.mary)).execute();
-    expect(left).toEqual([]);
+    const { db } = server.ctx.store;
+    expect(await searchOf(db).entriesOf(db, Number(ids.mary))).toEqual(Object.fromEntries(searchOf(db).indexes.map((index) => [index, 0])));
   });
 
   it('counts what it finds, and pages through it newest first, or in the order asked', async () => {
@@ -194,8 +195,16 @@ describe('the word index', () => {
     return { total: reply.body.contacts.total_results as number, rows: reply.body.contacts.contacts as Row[] };
   };
   const idsOfRows = (rows: Row[]) => rows.map((r) => r.contact_user_id).sort();
-  const wordRow = async (id: number) =>
-    (await server.ctx.store.db.selectFrom('contact_words').select('rowid').where('rowid', '=', id).execute()).length;
+  /**
+   * The contact's row in the word index, where the store keeps one (SQLite). PostgreSQL keeps no word index: its trigram
+   * row holds every contact whatever its state, so there the counterpart is that the row stays (and `agree` shows the
+   * answers right).
+   */
+  const wordRow = async (id: number, expected: 0 | 1) => {
+    const { db } = server.ctx.store;
+    const entries = await searchOf(db).entriesOf(db, id);
+    expect(entries).toEqual(searchOf(db).indexes.includes('words') ? { trigrams: 1, words: expected } : { trigrams: 1 });
+  };
 
   /**
    * The reps' and the manager's searches of words go to the word index; the vendor's (the whole organisation) to the
@@ -230,16 +239,16 @@ describe('the word index', () => {
     expect((await search(api(team.rep), 'zanzibar')).total).toBe(2);
 
     expect((await api(team.rep).delete(`/rest/1/contacts/${mine}`)).status).toBeLessThan(300);
-    expect(await wordRow(mine)).toBe(0);
+    await wordRow(mine, 0);
     await agree('trashed');
     expect((await api(team.rep).post(`/rest/1/contacts/${mine}/restore`, {})).status).toBeLessThan(300);
-    expect(await wordRow(mine)).toBe(1);
+    await wordRow(mine, 1);
     await agree('restored');
 
     const { db } = server.ctx.store;
     const row = () => db.selectFrom('contacts').selectAll().where('id', '=', mine).executeTakeFirstOrThrow();
     await server.ctx.store.write(async (tx) => updateContactRow(tx, await row(), { changes: { archived: 1 }, at: now() }));
-    expect(await wordRow(mine)).toBe(0);
+    await wordRow(mine, 0);
     await agree('archived');
     await server.ctx.store.write(async (tx) => updateContactRow(tx, await row(), { changes: { archived: 0 }, at: now() }));
     await agree('out of the archive');

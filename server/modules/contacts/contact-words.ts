@@ -20,7 +20,7 @@
  */
 
 import { SUFFIX_MIN, WORD, WORD_TOKEN_MAX, wordMark } from '../../db/word-tokens.js';
-import { searchWords } from './contact-search.repository.js';
+import { searchWords } from './search/query.js';
 
 /** The word index's query for a search, and the words with punctuation in it that each match must be checked for. */
 export type WordsQuery = { match: string; verify: string[] };

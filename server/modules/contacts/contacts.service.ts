@@ -24,6 +24,7 @@ import {
 } from './contact-rows.repository.js';
 import * as repo from './contacts.repository.js';
 import { contactRecords } from './contacts.serializer.js';
+import { lockKeys } from '../../db/locks.js';
 
 export async function presentContacts(db: Db, contacts: records.RecordRow[]) {
   return contacts.length ? contactRecords(contacts, await records.loadDetails(db, contacts)) : [];
@@ -182,6 +183,9 @@ async function findDuplicate(tx: Db, orgId: number, ownerId: number, body: Creat
   const email = body.duplicate_checks.email && body.email ? body.email.toLowerCase() : null;
   const phone = body.duplicate_checks.phone && body.phone ? phoneDigits(body.phone) : null;
   if (!email && !phone) return undefined;
+  // The check and the insert that follows it hold per address and number (docs/store.md): on PostgreSQL two creations
+  // of one address at once would otherwise both find no duplicate and both insert. SQLite's one writer needs no lock.
+  await lockKeys(tx, 'contact duplicate', [...(email ? [`${orgId}:e:${email}`] : []), ...(phone ? [`${orgId}:p:${phone}`] : [])]);
   return repo.findDuplicate(tx, orgId, await dedupeOwners(tx, ownerId, body.duplicate_scrubbing_policy), email, phone);
 }
 

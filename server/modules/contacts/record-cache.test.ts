@@ -168,13 +168,13 @@ it('shows every write in the next list, whichever process made it', async () => 
   await expectListedRecordsFresh(team.rep);
   await expectListedRecordsFresh(team.vendor);
 
-  // A member removed: its contacts pass to the member above it, and its notes on others' contacts lose its name.
+  // A member removed: its contacts pass to the member above it; its notes on others' contacts keep its name (its history).
   await writer(team.manager).put(`/rest/1/contacts/${ada}`, { notes: 'Manager checked in' });
   await writer(team.manager).post('/rest/1/contacts', { first_name: 'Dee', category_id: folder });
   expect((await listedOf(team.rep, ada)).notes.notes).toMatch(/Mona Test: Manager checked in/);
   await expectListedRecordsFresh(team.vendor);
   expect((await vendor.delete(`/rest/1/members/${team.manager.id}`)).status).toBe(204);
-  expect((await listedOf(team.rep, ada)).notes.notes).toMatch(/API: Manager checked in/);
+  expect((await listedOf(team.rep, ada)).notes.notes).toMatch(/Mona Test: Manager checked in/);
   await expectListedRecordsFresh(team.rep);
   const passedOn = await expectListedRecordsFresh(team.vendor);
   expect(passedOn.find((c) => c.first_name === 'Dee')).toMatchObject({ owner_id: String(team.vendor.id) });

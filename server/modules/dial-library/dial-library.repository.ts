@@ -1,11 +1,13 @@
-import type { Insertable } from 'kysely';
+import type { ExpressionBuilder, Insertable } from 'kysely';
 import type { Db } from '../../db/database.js';
-import type { Disposition, MessagesTable, VoicemailsTable } from '../../db/schema.js';
+import type { Database, Disposition, MessagesTable, VoicemailsTable } from '../../db/schema.js';
+import { starterVoicemail } from '../../audio/starter-voicemail.js';
 
 /* The libraries a dial session draws on: messages, voicemail recordings and disposition sets. */
 
 /** The organisation's own rows and the system's shared ones (org_id null). */
-const ownOrShared = (orgId: number) => (eb: any) => eb.or([eb('org_id', '=', orgId), eb('org_id', 'is', null)]);
+const ownOrShared = (orgId: number) => (eb: ExpressionBuilder<Database, 'disposition_sets' | 'voicemails' | 'messages'>) =>
+  eb.or([eb('org_id', '=', orgId), eb('org_id', 'is', null)]);
 
 export type DispositionSet = {
   id: number;
@@ -48,10 +50,23 @@ export async function listMessages(db: Db, orgId: number, type: string | undefin
 export const insertMessage = (tx: Db, values: Insertable<MessagesTable>) =>
   tx.insertInto('messages').values(values).returning('id').executeTakeFirstOrThrow();
 
-const VOICEMAIL_FIELDS = ['id', 'org_id', 'member_id', 'name', 'content_type', 'duration_ms', 'created_at'] as const;
+const VOICEMAIL_FIELDS = ['id', 'org_id', 'member_id', 'name', 'content_type', 'duration_ms', 'system', 'created_at'] as const;
 
-export const listVoicemails = (db: Db, orgId: number) =>
-  db.selectFrom('voicemails').select(VOICEMAIL_FIELDS).where('org_id', '=', orgId).orderBy('id').execute();
+const withMakers = (db: Db, orgId: number) =>
+  db
+    .selectFrom('voicemails as v')
+    .leftJoin('members as m', 'm.id', 'v.member_id')
+    .select(VOICEMAIL_FIELDS.map((f) => `v.${f}` as const))
+    .select(['m.first_name', 'm.last_name', 'm.username'])
+    .where('v.org_id', '=', orgId);
+
+/** The organisation's recordings, with the name of the member who made each (null for the system's and a removed member's). */
+export const listVoicemails = (db: Db, orgId: number) => withMakers(db, orgId).orderBy('v.id').execute();
+
+export const findVoicemailWithMaker = (db: Db, orgId: number, id: number) =>
+  withMakers(db, orgId).where('v.id', '=', id).executeTakeFirst();
+
+export type VoicemailRow = Awaited<ReturnType<typeof listVoicemails>>[number];
 
 export const findVoicemail = (db: Db, orgId: number, id: number) =>
   db.selectFrom('voicemails').select(VOICEMAIL_FIELDS).where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
@@ -64,5 +79,24 @@ export const voicemailAudio = (db: Db, orgId: number, id: number) =>
     .where('id', '=', id)
     .executeTakeFirst();
 
+/** A voicemail's audio by id alone: for the carrier, whose link to it is signed (carrier.router.ts). */
+export const findVoicemailAudio = (db: Db, id: number) =>
+  db.selectFrom('voicemails').select(['audio', 'content_type']).where('id', '=', id).executeTakeFirst();
+
 export const insertVoicemail = (tx: Db, values: Insertable<VoicemailsTable>) =>
   tx.insertInto('voicemails').values(values).returning('id').executeTakeFirstOrThrow();
+
+export async function insertStarterVoicemail(tx: Db, orgId: number, at: string) {
+  await insertVoicemail(tx, { org_id: orgId, member_id: null, system: 1, created_at: at, ...starterVoicemail() });
+}
+
+/** Renames a recording; false when there is none (it was deleted meanwhile). */
+export async function renameVoicemail(tx: Db, orgId: number, id: number, name: string): Promise<boolean> {
+  const result = await tx.updateTable('voicemails').set({ name }).where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+export async function deleteVoicemail(tx: Db, orgId: number, id: number): Promise<boolean> {
+  const result = await tx.deleteFrom('voicemails').where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}

@@ -1,11 +1,13 @@
 import { Router } from 'express';
-import parseRange from 'range-parser';
 import { authOf } from '../../auth/middleware.js';
 import type { Context } from '../../context.js';
 import { contentQuery, recordingIdParam } from '../../contracts/dial-sessions.js';
-import { ApiError, Codes, notFound } from '../../lib/errors.js';
-import { pageMeta, sendList, sendSuccess } from '../../lib/envelope.js';
+import { sendAudio } from '../../lib/audio-response.js';
+import { notFound } from '../../lib/errors.js';
+import { pageMeta, sendList, sendNoContent, sendSuccess } from '../../lib/envelope.js';
 import { parse } from '../../lib/validate.js';
+import { renameVoicemailBody } from '../../contracts/voicemails.js';
+import { deleteVoicemail, findVoicemailRecord, renameVoicemail, toVoicemailRecord } from './voicemails.service.js';
 import { dispositionSets, dispositionsOf, listMessages, listVoicemails, voicemailAudio } from './dial-library.repository.js';
 
 const everything = (n: number) => pageMeta({ page: 1, page_size: Math.max(1, n) }, n);
@@ -32,19 +34,29 @@ export function dialLibraryRouter(ctx: Context): Router {
   });
 
   router.get('/voicemails', async (req, res) => {
-    const rows = await listVoicemails(db, authOf(req).scope.orgId);
+    const auth = authOf(req);
+    const rows = await listVoicemails(db, auth.scope.orgId);
     sendList(
       res,
       'voicemails',
-      rows.map((v) => ({
-        recording_id: String(v.id),
-        name: v.name,
-        playback_url: `${ctx.config.publicUrl}/rest/1/voicemails/${v.id}/audio`,
-        created_when: v.created_at,
-        duration_seconds: Math.round(v.duration_ms / 1000),
-      })),
+      rows.map((v) => toVoicemailRecord(ctx.config.publicUrl, auth, v)),
       everything(rows.length),
     );
+  });
+
+  /* POST /voicemails (upload) reads its own body: voicemail-upload.router.ts. */
+
+  router.put('/voicemails/:recording_id', async (req, res) => {
+    const auth = authOf(req);
+    const { recording_id } = parse(recordingIdParam, req.params);
+    await renameVoicemail(ctx, auth, recording_id, parse(renameVoicemailBody, req.body).name);
+    sendSuccess(res, 200, 'voicemails', await findVoicemailRecord(ctx, auth, recording_id));
+  });
+
+  router.delete('/voicemails/:recording_id', async (req, res) => {
+    const { recording_id } = parse(recordingIdParam, req.params);
+    await deleteVoicemail(ctx, authOf(req), recording_id);
+    sendNoContent(res);
   });
 
   router.get('/voicemails/:recording_id/audio', async (req, res) => {
@@ -79,29 +91,4 @@ export function dialLibraryRouter(ctx: Context): Router {
   });
 
   return router;
-}
-
-/**
- * Serves a recording whole, or the byte range asked for (audio players seek with Range requests). The audio headers
- * go on audio only: a refusal is the JSON error envelope, uncached like every other answer of the API.
- */
-function sendAudio(range: string | undefined, res: import('express').Response, audio: Buffer, contentType: string) {
-  const ranges = range ? parseRange(audio.length, range, { combine: true }) : -2;
-  if (ranges === -1) {
-    throw new ApiError(
-      416,
-      [{ code: Codes.rangeNotSatisfiable, reason: `The range asked for is outside the recording's ${audio.length} bytes.` }],
-      { 'Content-Range': `bytes */${audio.length}` },
-    );
-  }
-  res.set({ 'Content-Type': contentType, 'Accept-Ranges': 'bytes', 'Cache-Control': 'private, max-age=3600' });
-  if (ranges === -2 || ranges.type !== 'bytes' || ranges.length !== 1) {
-    res.status(200).end(audio);
-    return;
-  }
-  const { start, end } = ranges[0]!;
-  res
-    .status(206)
-    .set('Content-Range', `bytes ${start}-${end}/${audio.length}`)
-    .end(audio.subarray(start, end + 1));
 }

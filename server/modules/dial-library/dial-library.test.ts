@@ -1,5 +1,6 @@
 import { setTimeout as pause } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STARTER_VOICEMAIL_NAME } from '../../audio/starter-voicemail.js';
 import type { Member } from '../../db/schema.js';
 import { demoRecording } from '../../dialer/demo-audio.js';
 import { resetClock, setClock } from '../../lib/clock.js';
@@ -129,29 +130,35 @@ describe('GET /rest/1/content', () => {
 });
 
 describe('GET /rest/1/voicemails', () => {
-  it("lists the organisation's recordings with a playback URL under PUBLIC_URL", async () => {
+  it("lists the organisation's recordings with a playback URL under PUBLIC_URL, after its starter voicemail", async () => {
     const reply = await rep.get('/rest/1/voicemails');
     expect(reply.status).toBe(200);
-    expect(reply.body.voicemails).toEqual({
-      voicemails: [
-        {
-          recording_id: String(recording),
-          name: 'Quick hello',
-          playback_url: `${PUBLIC_URL}/rest/1/voicemails/${recording}/audio`,
-          created_when: expect.stringMatching(/^2026-11-23 18:0\d:\d\d$/),
-          duration_seconds: 1,
-        },
-      ],
-      page: 1,
-      page_size: 1,
-      total_results: 1,
-      total_pages: 1,
-    });
+    const {
+      voicemails: [starter, ...rest],
+      ...paging
+    } = reply.body.voicemails;
+    expect(starter).toMatchObject({ name: STARTER_VOICEMAIL_NAME, system: '1' });
+    expect(rest).toEqual([
+      {
+        recording_id: String(recording),
+        name: 'Quick hello',
+        playback_url: `${PUBLIC_URL}/rest/1/voicemails/${recording}/audio`,
+        created_when: expect.stringMatching(/^2026-11-23 18:0\d:\d\d$/),
+        duration_seconds: 1,
+        duration_ms: 1000,
+        member_id: null,
+        member_name: null,
+        system: '0',
+        can_edit: '0',
+      },
+    ]);
+    expect(paging).toEqual({ page: 1, page_size: 2, total_results: 2, total_pages: 1 });
   });
 
   it('lists another organisation only its own', async () => {
     const list = (await as(team.otherVendor).get('/rest/1/voicemails')).body.voicemails.voicemails;
-    expect(list.map((v: any) => v.recording_id)).toEqual([String(foreignRecording)]);
+    expect(list.map((v: any) => v.recording_id)).toEqual([expect.any(String), String(foreignRecording)]);
+    expect(list[0]).toMatchObject({ name: STARTER_VOICEMAIL_NAME, can_edit: '1' });
   });
 });
 
@@ -186,6 +193,7 @@ describe('GET /rest/1/voicemails/{id}/audio', () => {
     expect(reply.status).toBe(206);
     expect(reply.headers.get('content-range')).toBe(`bytes ${start}-${end}/${size}`);
     expect(reply.headers.get('content-type')).toBe('audio/wav');
+    expect(reply.headers.get('cache-control')).toBe('no-store');
     expect(reply.bytes.equals(audio.subarray(start, end + 1))).toBe(true);
   });
 

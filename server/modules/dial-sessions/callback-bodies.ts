@@ -8,7 +8,9 @@ import { timestampOrZero } from '../../lib/time.js';
  */
 
 type Person = Pick<Member, 'id' | 'first_name' | 'last_name' | 'username' | 'email'>;
-export type CallbackParties = { contact: ContactRecord; agent: Person; owner: Person | undefined };
+/** A contact that left the rep's reach: its callbacks name it and the number called, and show nothing of it as it is now. */
+export type WithheldContact = { withheld: true; contact_user_id: string; lead_id: string };
+export type CallbackParties = { contact: ContactRecord | WithheldContact; agent: Person; owner: Person | undefined };
 
 const person = (m: Person | undefined) =>
   m ? { user_id: m.id, first_name: m.first_name, last_name: m.last_name, username: m.username, email: m.email } : null;
@@ -30,14 +32,15 @@ export function callBeginBody(session: DialSession, call: Call, contact: Contact
   return { lead_id: contact.lead_id, custom_data: customData(session), ds_id: session.id, call_id: String(call.id) };
 }
 
-type Outcome = { kind: 'call'; call: Call; notes: string[] } | { kind: 'skip'; reason: string; at: string };
+type Outcome =
+  /** `recordingUrl`: where the call's recording is fetched, when it is recorded (it may be stored a moment later). */
+  { kind: 'call'; call: Call; notes: string[]; recordingUrl: string | null } | { kind: 'skip'; reason: string; at: string };
 
 /** api_calldone, for a call that ended, or for a contact skipped without a call ("Skipped - <reason>"). */
 export function callDoneBody(session: DialSession, outcome: Outcome, parties: CallbackParties) {
-  const { contact } = parties;
   const call = outcome.kind === 'call' ? outcome.call : null;
   const skipped = outcome.kind === 'skip' ? outcome : null;
-  const customFields = Object.fromEntries(contact.custom_fields.map((f) => [f.name, f.value]));
+  const { contact } = parties;
   return {
     status: skipped ? `Skipped - ${skipped.reason}` : call!.disposition,
     duration: call?.duration ?? 0,
@@ -46,30 +49,13 @@ export function callDoneBody(session: DialSession, outcome: Outcome, parties: Ca
     call_id: call ? String(call.id) : '',
     ds_id: session.id,
     connected: call?.connected ? '1' : '0',
-    recording_url: null,
-    contact: {
-      user_id: Number(contact.contact_user_id),
-      lead_id: contact.lead_id,
-      phone: call?.phone ?? contact.primary_phone.raw_phone,
-      first_name: contact.first_name,
-      last_name: contact.last_name,
-      phones: (contact.phones ?? []).map((p) => ({ number: p.phone_number, phone_type: p.type_name, phone_label: p.label })),
-      addresses:
-        contact.primary_address.is_primary === '1'
-          ? [
-              {
-                address: contact.primary_address.address,
-                address_2: contact.primary_address.address_2,
-                city: contact.primary_address.city,
-                state: contact.primary_address.state,
-                zip: contact.primary_address.zip,
-              },
-            ]
-          : [],
-      notes: contact.notes.notes,
-    },
+    recording_url: outcome.kind === 'call' ? outcome.recordingUrl : null,
+    contact: 'withheld' in contact ? withheldContact(contact, call) : contactOf(contact, call),
     custom_data: customData(session),
-    custom_fields: contact.custom_fields.length ? customFields : false,
+    custom_fields:
+      'withheld' in contact || !contact.custom_fields.length
+        ? false
+        : Object.fromEntries(contact.custom_fields.map((f) => [f.name, f.value])),
     call_notes: skipped
       ? [`Skipped - ${skipped.reason}: ${SKIP_MESSAGES[skipped.reason] ?? 'the dialer passed over this contact.'}`]
       : outcome.kind === 'call'
@@ -77,6 +63,44 @@ export function callDoneBody(session: DialSession, outcome: Outcome, parties: Ca
         : [],
     agent: person(parties.agent),
     owner: person(parties.owner),
+  };
+}
+
+function contactOf(contact: ContactRecord, call: Call | null) {
+  return {
+    user_id: Number(contact.contact_user_id),
+    lead_id: contact.lead_id,
+    phone: call?.phone ?? contact.primary_phone.raw_phone,
+    first_name: contact.first_name,
+    last_name: contact.last_name,
+    phones: (contact.phones ?? []).map((p) => ({ number: p.phone_number, phone_type: p.type_name, phone_label: p.label })),
+    addresses:
+      contact.primary_address.is_primary === '1'
+        ? [
+            {
+              address: contact.primary_address.address,
+              address_2: contact.primary_address.address_2,
+              city: contact.primary_address.city,
+              state: contact.primary_address.state,
+              zip: contact.primary_address.zip,
+            },
+          ]
+        : [],
+    notes: contact.notes.notes,
+  };
+}
+
+/** The same keys, so receivers parse it as always, with nothing of a contact its rep may no longer see. */
+function withheldContact(contact: WithheldContact, call: Call | null) {
+  return {
+    user_id: Number(contact.contact_user_id),
+    lead_id: contact.lead_id,
+    phone: call?.phone ?? '',
+    first_name: '',
+    last_name: '',
+    phones: [],
+    addresses: [],
+    notes: '',
   };
 }
 

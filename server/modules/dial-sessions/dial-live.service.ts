@@ -1,18 +1,18 @@
-import type { AuthContext } from '../../auth/access.js';
+import { type AuthContext, reaches } from '../../auth/access.js';
 import type { Context } from '../../context.js';
 import { phoneDigits } from '../../contracts/contacts.js';
 import type { DialAction } from '../../contracts/dial-sessions.js';
 import type { DialSession } from '../../db/schema.js';
-import type { CallState, Input, Phase } from '../../dialer/engine.js';
+import { type CallState, type Input, MOVED_NOTE, type Phase } from '../../dialer/engine.js';
 import { now } from '../../lib/time.js';
-import { badRequest, Codes, forbidden } from '../../lib/errors.js';
+import { badRequest, Codes, conflict, forbidden, notFound } from '../../lib/errors.js';
 import { listVoicemails } from '../dial-library/dial-library.repository.js';
 import { contactRecord } from '../contacts/contacts.service.js';
 import { callAt } from './calls.repository.js';
 import { lastEventId } from './dial-events.repository.js';
-import { progressOf, queueEntry, queueWindow } from './dial-sessions.repository.js';
+import { findRunningSession, isSecondRunningSession, progressOf, queueEntry, queueWindow } from './dial-sessions.repository.js';
 import { toCallRecord, toSessionRecord } from './dial-sessions.serializer.js';
-import { act, addDialerNote, choice } from './dialing.service.js';
+import { act, addDialerNote, afterCommit, choice, driveIn } from './dialing.service.js';
 import { visibleSession } from './dial-reads.service.js';
 import { sessionDisposition, sessionDispositions, sessionRecording } from './session-library.js';
 
@@ -52,12 +52,17 @@ export async function snapshot(ctx: Context, auth: AuthContext, session: DialSes
     call_state: CALL_STATES[session.phase as Phase] ?? 'Ready to start',
     position: current,
     contact: contact ? JSON.parse(contact) : null,
-    call: call ? { ...toCallRecord(call, false), connected_when: call.connected_at } : null,
+    call: call
+      ? {
+          ...toCallRecord(call, { includeRecording: false, includeTranscript: false, publicUrl: ctx.config.publicUrl }),
+          connected_when: call.connected_at,
+        }
+      : null,
     progress: { ...progress, total: session.contact_count },
     queue: queue.map((q) => ({
       position: q.position,
       contact_user_id: String(q.contact_id),
-      name: `${q.first_name ?? ''} ${q.last_name ?? ''}`.trim() || `Contact ${q.contact_id}`,
+      name: queueName(auth, session, q),
       status: q.status,
       result: q.result ?? (q.skip_reason ? `Skipped - ${q.skip_reason}` : null),
     })),
@@ -76,6 +81,16 @@ export async function snapshot(ctx: Context, auth: AuthContext, session: DialSes
   };
 }
 
+/** A queued contact's name as the watcher may see it: not the name a contact moved out of its reach has now. */
+function queueName(
+  auth: AuthContext,
+  session: DialSession,
+  q: { contact_id: number; first_name: string | null; last_name: string | null; owner_id: number | null },
+) {
+  if (q.owner_id !== null && !reaches(auth.scope, { org_id: session.org_id, owner_id: q.owner_id })) return MOVED_NOTE;
+  return `${q.first_name ?? ''} ${q.last_name ?? ''}`.trim() || `Contact ${q.contact_id}`;
+}
+
 /** Only the rep running a session acts in it; its manager and the vendor may watch. */
 export async function ownSession(ctx: Context, auth: AuthContext, id: number) {
   const session = await visibleSession(ctx, auth, id);
@@ -87,13 +102,15 @@ export type ActionBody = { phone?: string; disposition_id?: number; recording_id
 
 export async function perform(ctx: Context, auth: AuthContext, id: number, action: DialAction, body: ActionBody): Promise<DialSession> {
   const session = await ownSession(ctx, auth, id);
+  if (action === 'start') return startSession(ctx, session);
   if (action === 'note') {
     await addDialerNote(ctx, session, body.note!);
     return session;
   }
   // The number is one of the contact on screen; with none (not started, or ended) the engine refuses the call itself.
   const onScreen = session.position >= 0 && session.position < session.contact_count;
-  const options = action === 'call' && body.phone && onScreen ? { phone: await chosenPhone(ctx, auth, session, body.phone) } : {};
+  const phone = action === 'call' && body.phone && onScreen ? await chosenPhone(ctx, auth, session, body.phone) : undefined;
+  const options = phone ? { phone } : {};
   return act(ctx, session.id, await inputFor(ctx, session, action, body), options);
 }
 
@@ -108,13 +125,40 @@ async function inputFor(ctx: Context, session: DialSession, action: Exclude<Dial
   }
 }
 
-/** The rep may call any of the current contact's numbers. */
-async function chosenPhone(ctx: Context, auth: AuthContext, session: DialSession, phone: string): Promise<string> {
+/** The rep may call any of the current contact's numbers; none when it is no longer the rep's (the call then passes it over). */
+async function chosenPhone(ctx: Context, auth: AuthContext, session: DialSession, phone: string): Promise<string | undefined> {
   const entry = await queueEntry(ctx.store.db, session.id, session.position);
-  const record = JSON.parse(await contactRecord(ctx, auth, entry.contact_id)) as { phones: { phone_number: string }[] | null };
+  const json = await contactRecord(ctx, auth, entry.contact_id).catch(() => undefined);
+  if (json === undefined) return undefined;
+  const record = JSON.parse(json) as { phones: { phone_number: string }[] | null };
   const digits = phoneDigits(phone);
   if (!(record.phones ?? []).some((p) => p.phone_number === digits)) {
     throw badRequest([{ code: Codes.invalidField, field: 'phone', reason: "phone must be one of the contact's numbers." }]);
   }
   return digits;
+}
+
+const runningReason = (id: number) => `You are already running dial session ${id}: resume it or end it first.`;
+
+/**
+ * A member runs one session at a time: the check and the start are one write transaction, so two starts at once
+ * cannot both pass it (SQLite serialises writes). On PostgreSQL two transactions could, so migration 0015's partial
+ * unique index on (member_id) where status = 'active' refuses the second, and that refusal is the same 409.
+ */
+async function startSession(ctx: Context, session: DialSession): Promise<DialSession> {
+  const outcome = await ctx.store
+    .write(async (tx) => {
+      const running = await findRunningSession(tx, session.member_id, session.id);
+      if (running) throw conflict(runningReason(running.id));
+      return driveIn(ctx, tx, session.id, { type: 'start' });
+    })
+    .catch(async (error: unknown) => {
+      if (!isSecondRunningSession(error)) throw error;
+      const running = await findRunningSession(ctx.store.db, session.member_id, session.id);
+      throw conflict(running ? runningReason(running.id) : 'You are already running another dial session: resume it or end it first.');
+    });
+  if (!outcome) throw notFound(`There is no dial session ${session.id}.`);
+  await afterCommit(ctx, outcome.commands);
+  if (outcome.rejected) throw conflict(outcome.rejected);
+  return outcome.session;
 }

@@ -66,7 +66,7 @@ async function driveMainSession() {
   talkFor(5);
   await act(rep, sessions.main, 'disposition', { disposition_id: dispositionId(up, 'Interested') });
   const machine = await until(rep, sessions.main, "Ben's machine answers", (s) => s.phase === 'machine' && s.position === 1);
-  await act(rep, sessions.main, 'voicemail', { recording_id: machine.voicemails[0].recording_id });
+  await act(rep, sessions.main, 'voicemail', { recording_id: machine.voicemails.find((v: any) => v.name === recordingName).recording_id });
   await until(rep, sessions.main, 'the session ends', ended);
   const detail = await rep.get(`/rest/1/dialsession/${sessions.main}`);
   mainCalls = detail.body.dialsessions.dialsessions.calls.map((c: any) => c.call_id);
@@ -208,6 +208,10 @@ const CALL_FIELDS = [
   'transcript_id',
   'transcript',
   'contact_name',
+  // Extensions (docs/api.md): where the call's recording and transcript stand, and why a transcript is missing.
+  'recording_status',
+  'transcript_status',
+  'transcript_reason',
 ];
 
 describe('GET /rest/1/dialsession/{id}', () => {
@@ -260,10 +264,16 @@ describe('GET /rest/1/dialsession/{id}', () => {
     expect(page.dialsessions.call_count).toBe(4);
   });
 
-  it('adds recording_url: null with include_recording=1, and only then', async () => {
+  it("adds recording_url with include_recording=1 (the answered calls' from their answer, null for the others), and only then", async () => {
     const withRecording = (await rep.get(`/rest/1/dialsession/${sessions.main}?include_recording=1&include_transcript=1`)).body.dialsessions
       .dialsessions;
-    for (const call of withRecording.calls) expect(call).toMatchObject({ recording_url: null, transcript_id: null, transcript: null });
+    // This server transcribes nothing (TRANSCRIBER=none): no transcript_id, no summary object.
+    for (const call of withRecording.calls) expect(call).toMatchObject({ transcript_id: null, transcript: null });
+    expect(withRecording.calls.map((c: any) => c.recording_url)).toEqual([
+      ...mainCalls.slice(0, 2).map((id) => `${server.ctx.config.publicUrl}/rest/1/dialsession/call/${id}/recording`),
+      null,
+      null,
+    ]);
     const without = (await rep.get(`/rest/1/dialsession/${sessions.main}?include_recording=0`)).body.dialsessions.dialsessions;
     for (const call of without.calls) expect(call).not.toHaveProperty('recording_url');
   });
@@ -319,9 +329,17 @@ describe('GET /rest/1/dialsession/call', () => {
     expect(reply.body.call.call).toEqual(detail);
   });
 
-  it('adds recording_url: null with include_recording=1', async () => {
+  it('adds recording_url with include_recording=1', async () => {
     const reply = await rep.get(`/rest/1/dialsession/call/${mainCalls[1]}?include_recording=1`);
-    expect(reply.body.call.call).toMatchObject({ call_id: mainCalls[1], voicemail: '1', recording_url: null, transcript: null });
+    expect(reply.body.call.call).toMatchObject({
+      call_id: mainCalls[1],
+      voicemail: '1',
+      recording_url: expect.stringMatching(/\/recording$/),
+      transcript: null,
+    });
+    expect((await rep.get(`/rest/1/dialsession/call/${mainCalls[2]}?include_recording=1`)).body.call.call).toMatchObject({
+      recording_url: null,
+    });
   });
 
   it.each([

@@ -2,7 +2,8 @@ import type { Insertable, Updateable } from 'kysely';
 import type { Scope } from '../../auth/access.js';
 import type { Db } from '../../db/database.js';
 import { fixedLimit, paged, type PageRequest } from '../../db/paging.js';
-import type { DialSessionContactsTable, DialSessionsTable, DialSession, SsoKeysTable } from '../../db/schema.js';
+import type { DialSessionContactsTable, DialSessionsTable, DialSession, DialSessionStatus, SsoKeysTable } from '../../db/schema.js';
+import { claimable, forUpdate } from '../../db/locks.js';
 
 /** Sessions of members the scope may see: the organisation's, or its team's. */
 function sessionsInScope(db: Db, scope: Scope) {
@@ -11,6 +12,17 @@ function sessionsInScope(db: Db, scope: Scope) {
 }
 
 export const findSession = (db: Db, id: number) => db.selectFrom('dial_sessions').selectAll().where('id', '=', id).executeTakeFirst();
+
+/** A session to drive, locked until the transaction ends: one driver per session at a time (docs/store.md). */
+export const lockSession = (tx: Db, id: number) =>
+  forUpdate(tx, tx.selectFrom('dial_sessions').selectAll().where('id', '=', id)).executeTakeFirst();
+
+/** A session still due to wake, locked, unless another driver holds it (PostgreSQL: `for update skip locked`). */
+export const claimDueSession = (tx: Db, id: number, nowMs: number) =>
+  claimable(
+    tx,
+    tx.selectFrom('dial_sessions').selectAll().where('id', '=', id).where('wake_at_ms', '<=', nowMs).where('status', '=', 'active'),
+  ).executeTakeFirst();
 
 export const findVisibleSession = (db: Db, scope: Scope, id: number) =>
   sessionsInScope(db, scope).selectAll().where('dial_sessions.id', '=', id).executeTakeFirst();
@@ -37,11 +49,40 @@ export const findRepeat = (tx: Db, memberId: number, hash: string, since: string
 export const findByIdempotencyKey = (tx: Db, memberId: number, key: string) =>
   tx.selectFrom('dial_sessions').selectAll().where('member_id', '=', memberId).where('idempotency_key', '=', key).executeTakeFirst();
 
-export function listSessions(db: Db, scope: Scope, range: { from?: string; to?: string }, page: PageRequest) {
+export type SessionFilter = { from?: string; to?: string; status?: DialSessionStatus };
+
+export function listSessions(db: Db, scope: Scope, filter: SessionFilter, page: PageRequest) {
   let q = sessionsInScope(db, scope);
-  if (range.from) q = q.where('dial_sessions.created_at', '>=', range.from);
-  if (range.to) q = q.where('dial_sessions.created_at', '<=', range.to);
+  if (filter.from) q = q.where('dial_sessions.created_at', '>=', filter.from);
+  if (filter.to) q = q.where('dial_sessions.created_at', '<=', filter.to);
+  if (filter.status) q = q.where('dial_sessions.status', '=', filter.status);
   return paged(q, (rows) => rows.selectAll().orderBy('dial_sessions.id', 'desc'), page);
+}
+
+/**
+ * The member's running session other than `exceptId`: at most one (migration 0015's partial unique index on member_id
+ * where status is 'active', which this look-up reads).
+ */
+export const findRunningSession = (db: Db, memberId: number, exceptId: number) =>
+  db
+    .selectFrom('dial_sessions')
+    .select('id')
+    .where('member_id', '=', memberId)
+    .where('status', '=', 'active')
+    .where('id', '!=', exceptId)
+    .limit(fixedLimit(1))
+    .executeTakeFirst();
+
+/** Migration 0015's index: one running session per member. */
+export const RUNNING_INDEX = 'dial_sessions_one_running';
+
+/** Whether `error` is the store refusing a second running session of one member (the partial unique index of 0015). */
+export function isSecondRunningSession(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  const text = typeof message === 'string' ? message : '';
+  // SQLite names the columns of the unique index it checks (member_id alone is this index); PostgreSQL (23505) names the index.
+  if (code === 'SQLITE_CONSTRAINT_UNIQUE') return /: dial_sessions\.member_id$/.test(text);
+  return code === '23505' && text.includes(RUNNING_INDEX);
 }
 
 /** Calls per session, for a page of sessions. */
@@ -127,6 +168,7 @@ export const queueWindow = (db: Db, sessionId: number, from: number, to: number)
       'dial_session_contacts.result',
       'contacts.first_name',
       'contacts.last_name',
+      'contacts.owner_id',
     ])
     .where('dial_session_contacts.session_id', '=', sessionId)
     .where('dial_session_contacts.position', '>=', from)
@@ -158,6 +200,17 @@ export async function progressOf(db: Db, sessionId: number): Promise<{ finished:
 export async function insertSsoKey(tx: Db, row: Insertable<SsoKeysTable>) {
   await tx.insertInto('sso_keys').values(row).execute();
 }
+
+/** A member's one-time sign-in keys, spent or not: none may sign in a member who was removed. */
+export async function deleteSsoKeysOf(tx: Db, memberId: number) {
+  await tx.deleteFrom('sso_keys').where('member_id', '=', memberId).execute();
+}
+
+/** A member's sessions that have not ended, ready or running. */
+export const unendedSessionIds = async (db: Db, memberId: number): Promise<number[]> =>
+  (await db.selectFrom('dial_sessions').select('id').where('member_id', '=', memberId).where('status', '!=', 'ended').execute()).map(
+    (r) => r.id,
+  );
 
 /** Spends a one-time key: it works once, before it expires. */
 export const consumeSsoKey = (tx: Db, keyHash: string, at: string) =>

@@ -15,14 +15,23 @@ import {
   eventsQuery,
   listDialSessionsQuery,
   noteActionBody,
+  usageBreakdownQuery,
   usageQuery,
   voicemailActionBody,
 } from '../../contracts/dial-sessions.js';
 import { invalidField, notFound } from '../../lib/errors.js';
-import { oneOfOne, pageMeta, sendList, sendSuccess } from '../../lib/envelope.js';
+import { oneOfOne, pageMeta, sendList, sendSuccess, wholeList } from '../../lib/envelope.js';
 import { parse } from '../../lib/validate.js';
 import { settingsOf } from '../dial-settings/dial-settings.repository.js';
-import { callRecord, sessionList, sessionWithCalls, usage, visibleSession } from './dial-reads.service.js';
+import {
+  callRecord,
+  sessionList,
+  sessionWithCalls,
+  usage,
+  usagePerDay,
+  usagePerDisposition,
+  visibleSession,
+} from './dial-reads.service.js';
 import { lastEventId } from './dial-events.repository.js';
 import { ownSession, perform, snapshot } from './dial-live.service.js';
 import { createDialSession } from './dial-sessions.service.js';
@@ -67,6 +76,16 @@ export function dialSessionsRouter(ctx: Context): Router {
     sendSuccess(res, 200, 'usage', { ...(await usage(ctx, authOf(req), parse(usageQuery, req.query))), ...oneOfOne() });
   });
 
+  router.get('/dialsession/usage/days', async (req, res) => {
+    const days = await usagePerDay(ctx, authOf(req), parse(usageBreakdownQuery, req.query));
+    sendSuccess(res, 200, 'usage_days', { days, ...wholeList(days.length) });
+  });
+
+  router.get('/dialsession/usage/dispositions', async (req, res) => {
+    const dispositions = await usagePerDisposition(ctx, authOf(req), parse(usageBreakdownQuery, req.query));
+    sendSuccess(res, 200, 'usage_dispositions', { dispositions, ...wholeList(dispositions.length) });
+  });
+
   router.get(['/dialsession/call', '/dialsession/call/:call_id'], async (req, res) => {
     const query = parse(callQuery, req.query);
     const id = req.params.call_id !== undefined ? parse(callIdParam, req.params).call_id : query.call_id;
@@ -92,14 +111,23 @@ export function dialSessionsRouter(ctx: Context): Router {
     const session = await visibleSession(ctx, auth, parse(dialSessionIdParam, req.params).dialsession_id);
     const { after } = parse(eventsQuery, req.query);
     const resumeFrom = Number(req.get('last-event-id') ?? after ?? (await lastEventId(db, session.id)));
-    const stream = await createSession(req, res, { keepAlive: 15_000, retry: 1_000, headers: { 'Cache-Control': 'no-store' } });
+    const forget = ctx.streams.open(auth, () => res.end());
+    const stream = await createSession(req, res, { keepAlive: 15_000, retry: 1_000, headers: { 'Cache-Control': 'no-store' } }).catch(
+      (error: unknown) => {
+        forget();
+        throw error;
+      },
+    );
     const stop = ctx.dialer.events.subscribe(
       session.id,
       Number.isFinite(resumeFrom) ? resumeFrom : 0,
       (row) => stream.push(JSON.parse(row.data), row.type, String(row.id)),
       () => res.end(),
     );
-    stream.on('disconnected', stop);
+    stream.on('disconnected', () => {
+      stop();
+      forget();
+    });
   });
 
   router.post('/dialsession/:dialsession_id/:action', async (req, res) => {

@@ -17,6 +17,7 @@ import * as repo from './dial-sessions.repository.js';
 import { filteredContactIds } from './session-contacts.js';
 import { forecast, storedFacts } from './session-forecast.js';
 import { chosenSets } from './session-library.js';
+import { lockKeys } from '../../db/locks.js';
 
 export type EntryError = { index: number; reason: string };
 export type Created = { session: DialSession; redirectUrl: string; errors: EntryError[] | null; skipped: number };
@@ -46,6 +47,9 @@ export async function createDialSession(
   const key = crypto.randomBytes(32).toString('base64url');
   const session = await ctx.store.write(async (tx) => {
     const at = now();
+    // The look for a repeat and the insert hold per member and key (or request): on PostgreSQL two of one request at
+    // once would otherwise both find none and both create a session (docs/store.md).
+    await lockKeys(tx, 'dial session request', [`${auth.member.id}:${idempotencyKey ? `k:${idempotencyKey}` : `h:${hash}`}`]);
     const repeat = idempotencyKey
       ? await repo.findByIdempotencyKey(tx, auth.member.id, idempotencyKey)
       : await repo.findRepeat(tx, auth.member.id, hash, addSeconds(at, -REPEAT_WINDOW_SECONDS));

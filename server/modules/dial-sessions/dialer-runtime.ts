@@ -1,31 +1,49 @@
 import { DeliveryWorker } from '../../callbacks/delivery-worker.js';
 import { DELIVERY_TIMEOUT_MS } from '../../callbacks/retry-policy.js';
 import { createSender } from '../../callbacks/sender.js';
+import { carrierSecretOf } from '../../carrier/secret.js';
+import { localUrl } from '../../config.js';
 import type { Context } from '../../context.js';
-import type { Carrier, CarrierEvent } from '../../dialer/carrier.js';
-import { createCarrier } from '../../dialer/carriers.js';
+import type { Carrier } from '../../dialer/carrier.js';
+import { createCarrierClient } from '../../dialer/carrier-client.js';
 import { nowMs } from '../../lib/clock.js';
-import { findCall } from './calls.repository.js';
 import { DialEventHub } from './dial-events.js';
 import { dueSessions } from './dial-sessions.repository.js';
-import { drive } from './dialing.service.js';
+import { wake } from './dialing.service.js';
 
-/** What each server process runs for the dialer: the carrier, the event hub, the callback delivery, the wake-ups. */
+/**
+ * What each server process runs for the dialer: its client of the one carrier service, the event hub, the callback
+ * delivery and the wake-ups. The carrier's events come back through POST /carrier/events, to any process.
+ */
 export type DialerRuntime = {
   carrier: Carrier;
+  /** Shared with the carrier: its commands' bearer, its events' signing secret, media links' signatures. */
+  carrierSecret: string;
+  /** This deployment's address as the carrier reaches it (status callbacks, media links). */
+  callbackBase(): string;
   events: DialEventHub;
   delivery: DeliveryWorker;
-  start(): void;
-  /** Stops the wake-ups and the carrier, ends open event streams and lets delivery finish its round. */
+  /** Starts the wake-ups and delivery; `listeningUrl` is where this server listens (the default callback base). */
+  start(listeningUrl?: string): void;
+  /** Stops the wake-ups, ends open event streams and lets delivery finish its round. */
   stop(): Promise<void>;
 };
 
 export function createDialerRuntime(ctx: Context): DialerRuntime {
   const { config, logger } = ctx;
-  const events = new DialEventHub(ctx.store.db);
-  const carrier = createCarrier(config.carrier.name, {
-    timeScale: config.carrier.timeScale,
-    onEvent: (callId, event) => void carrierEvent(ctx, callId, event),
+  const { signals } = ctx.store;
+  const events = new DialEventHub(ctx.store.db, {
+    signals,
+    pollMs: config.eventPollMs,
+    signalledPollMs: config.eventPollMs,
+    onError: (error) => logger.warn({ err: error }, 'dialer streams cannot hear other servers (the store is away); polling meanwhile'),
+  });
+  const carrierSecret = carrierSecretOf(config.carrier.secret, ctx.secretKey);
+  let base = config.carrier.callbackUrl ?? localUrl(config.host, config.port);
+  const carrier = createCarrierClient({
+    url: config.carrier.url ?? 'http://127.0.0.1:9',
+    secret: carrierSecret,
+    statusCallback: () => `${base}/carrier/events`,
   });
   const delivery = new DeliveryWorker(
     ctx.store,
@@ -43,9 +61,12 @@ export function createDialerRuntime(ctx: Context): DialerRuntime {
   };
   return {
     carrier,
+    carrierSecret,
+    callbackBase: () => base,
     events,
     delivery,
-    start() {
+    start(listeningUrl) {
+      if (listeningUrl && !config.carrier.callbackUrl) base = listeningUrl.replace(/\/+$/, '');
       delivery.start();
       ticker ??= setInterval(() => void wake(), tickMs).unref();
     },
@@ -53,27 +74,15 @@ export function createDialerRuntime(ctx: Context): DialerRuntime {
       clearInterval(ticker);
       ticker = undefined;
       events.close();
-      carrier.close();
       await delivery.stop();
     },
   };
 }
 
-/** A carrier event for one of our calls, whichever process placed it. */
-async function carrierEvent(ctx: Context, callId: number, event: CarrierEvent) {
-  try {
-    const call = await findCall(ctx.store.db, callId);
-    if (call) await drive(ctx, call.session_id, { type: 'carrier', position: call.position, event });
-  } catch (error) {
-    // The engine's wake-up for this call ends it if the event is never applied.
-    ctx.logger.error({ err: error, call: callId, event: event.kind }, 'carrier event not applied');
-  }
-}
-
-/** Sessions whose wake-up time has come: in every process; a session woken twice is woken once (the engine checks). */
+/** Sessions whose wake-up time has come: in every process; each is claimed (dialing.service.ts `wake`), so one process wakes it. */
 async function wakeDue(ctx: Context) {
   try {
-    for (const { id } of await dueSessions(ctx.store.db, nowMs(), 50)) await drive(ctx, id, { type: 'wake' });
+    for (const { id } of await dueSessions(ctx.store.db, nowMs(), 50)) await wake(ctx, id);
   } catch (error) {
     ctx.logger.error({ err: error }, 'dial session wake-up failed; retrying at the next tick');
   }

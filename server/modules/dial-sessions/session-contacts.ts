@@ -1,5 +1,5 @@
-import type { AuthContext } from '../../auth/access.js';
-import { findMemberById } from '../../auth/auth.repository.js';
+import { type AuthContext, reaches, type Scope } from '../../auth/access.js';
+import { findMemberOfRecord } from '../../auth/auth.repository.js';
 import { type ContactFilter, listQueryOf } from '../../contracts/contacts.js';
 import { CONTACT_LIMIT } from '../../contracts/dial-sessions.js';
 import type { Db } from '../../db/database.js';
@@ -12,18 +12,18 @@ import { queueEntry } from './dial-sessions.repository.js';
 
 /**
  * The contact at a queue position as its record shows it now, with the session's rep and the contact's owner;
- * undefined when the contact has been deleted for good meanwhile (its callbacks then have nothing to tell).
+ * undefined when the contact has been deleted for good meanwhile (its callbacks then have nothing to tell). A contact
+ * that has left the rep's reach (`scope`) is `withheld`: its callbacks say which contact and number, nothing of it now.
  */
-export async function contactParties(tx: Db, session: DialSession, position: number): Promise<CallbackParties | undefined> {
+export async function contactParties(tx: Db, session: DialSession, position: number, scope: Scope): Promise<CallbackParties | undefined> {
   const entry = await queueEntry(tx, session.id, position);
   const [row] = await recordRows(tx, [entry.contact_id]);
   if (!row) return undefined;
-  const [[contact], agent, owner] = await Promise.all([
-    presentContacts(tx, [row]),
-    findMemberById(tx, session.member_id),
-    findMemberById(tx, row.owner_id),
-  ]);
-  return { contact: contact!, agent: agent!, owner };
+  const agent = (await findMemberOfRecord(tx, session.member_id))!;
+  if (!reaches(scope, { org_id: session.org_id, owner_id: row.owner_id }))
+    return { contact: { withheld: true, contact_user_id: String(row.id), lead_id: row.lead_id }, agent, owner: undefined };
+  const [[contact], owner] = await Promise.all([presentContacts(tx, [row]), findMemberOfRecord(tx, row.owner_id)]);
+  return { contact: contact!, agent, owner };
 }
 
 /**

@@ -30,3 +30,27 @@ export async function knownMessageIds(db: Db, orgId: number, ids: number[]): Pro
 
 export const callbackSecretOf = async (db: Db, orgId: number) =>
   (await db.selectFrom('organisations').select('callback_secret').where('id', '=', orgId).executeTakeFirstOrThrow()).callback_secret;
+
+export type RecordingSettings = { recordCalls: boolean; retentionDays: number };
+
+/** The organisation's recording settings: whether calls are recorded, and how long recordings and transcripts stay. */
+export async function recordingSettingsOf(db: Db, orgId: number): Promise<RecordingSettings> {
+  const row = await db
+    .selectFrom('organisations')
+    .select(['record_calls', 'recording_retention_days'])
+    .where('id', '=', orgId)
+    .executeTakeFirstOrThrow();
+  return { recordCalls: !!row.record_calls, retentionDays: row.recording_retention_days };
+}
+
+/** Sets the settings given and leaves the others as they are. */
+export async function saveRecordingSettings(tx: Db, orgId: number, settings: Partial<RecordingSettings>): Promise<void> {
+  await tx
+    .updateTable('organisations')
+    .set({
+      ...(settings.recordCalls === undefined ? {} : { record_calls: settings.recordCalls ? 1 : 0 }),
+      ...(settings.retentionDays === undefined ? {} : { recording_retention_days: settings.retentionDays }),
+    })
+    .where('id', '=', orgId)
+    .execute();
+}

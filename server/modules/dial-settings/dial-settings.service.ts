@@ -5,11 +5,19 @@ import type { Context } from '../../context.js';
 import { type DialSettings, type DialSettingsRecord, MESSAGE_KEYS, type UpdateDialSettingsBody } from '../../contracts/dial-settings.js';
 import { badRequest, Codes } from '../../lib/errors.js';
 import { now } from '../../lib/time.js';
-import { callbackSecretOf, knownMessageIds, saveSettings, settingsOf } from './dial-settings.repository.js';
+import {
+  callbackSecretOf,
+  knownMessageIds,
+  recordingSettingsOf,
+  type RecordingSettings,
+  saveRecordingSettings,
+  saveSettings,
+  settingsOf,
+} from './dial-settings.repository.js';
 
 const flag = (v: boolean) => (v ? '1' : '0');
 
-async function present(ctx: Context, auth: AuthContext, s: DialSettings): Promise<DialSettingsRecord> {
+async function present(ctx: Context, auth: AuthContext, s: DialSettings, recording: RecordingSettings): Promise<DialSettingsRecord> {
   const record = {
     dialsecs: String(s.dialsecs),
     ringing: flag(s.ringing),
@@ -19,6 +27,8 @@ async function present(ctx: Context, auth: AuthContext, s: DialSettings): Promis
     calltime_max: s.calltime_max,
     connectme_preset: s.connectme_preset,
     send_skips: flag(s.send_skips),
+    record_calls: flag(recording.recordCalls),
+    recording_retention_days: String(recording.retentionDays),
   } as DialSettingsRecord;
   // The signing secret is the organisation's: only its vendor reads it.
   if (auth.member.role === 'vendor') record.callback_secret = (await callbackSecretOf(ctx.store.db, auth.member.org_id)) ?? '';
@@ -26,13 +36,19 @@ async function present(ctx: Context, auth: AuthContext, s: DialSettings): Promis
 }
 
 export async function getSettings(ctx: Context, auth: AuthContext) {
-  return present(ctx, auth, await settingsOf(ctx.store.db, auth.member.id));
+  const db = ctx.store.db;
+  return present(ctx, auth, await settingsOf(db, auth.member.id), await recordingSettingsOf(db, auth.member.org_id));
 }
 
-/** Changes the keys given; message keys must name messages of the library; 'rotate' makes a new callback secret. */
+/**
+ * Changes the keys given; message keys must name messages of the library; 'rotate' makes a new callback secret; the
+ * recording settings are the organisation's, changed by its vendor only.
+ */
 export async function updateSettings(ctx: Context, auth: AuthContext, body: UpdateDialSettingsBody) {
   if (body.callback_secret) requireVendor(auth, 'rotate the callback secret');
-  const updated = await ctx.store.write(async (tx) => {
+  if (body.record_calls !== undefined || body.recording_retention_days !== undefined)
+    requireVendor(auth, 'change whether calls are recorded and how long recordings are kept');
+  const { updated, recording } = await ctx.store.write(async (tx) => {
     const current = await settingsOf(tx, auth.member.id);
     const messages = { ...current.messages };
     for (const key of MESSAGE_KEYS) {
@@ -56,9 +72,21 @@ export async function updateSettings(ctx: Context, auth: AuthContext, body: Upda
     await saveSettings(tx, auth.member.id, next, at);
     if (body.callback_secret === 'rotate')
       await setSecret(tx, auth.member.org_id, newCallbackSecret(), await callbackSecretOf(tx, auth.member.org_id), at);
-    return next;
+    return { updated: next, recording: await updateRecordingSettings(tx, auth.member.org_id, body) };
   });
-  return present(ctx, auth, updated);
+  return present(ctx, auth, updated, recording);
+}
+
+/** Writes only the keys given (one statement), so two vendors changing one key each both keep theirs. */
+async function updateRecordingSettings(
+  tx: Context['store']['db'],
+  orgId: number,
+  body: UpdateDialSettingsBody,
+): Promise<RecordingSettings> {
+  if (body.record_calls !== undefined || body.recording_retention_days !== undefined) {
+    await saveRecordingSettings(tx, orgId, { recordCalls: body.record_calls, retentionDays: body.recording_retention_days });
+  }
+  return recordingSettingsOf(tx, orgId);
 }
 
 /** Names the end of the calling window the request moved: the one given, or calltime_max when both were. */

@@ -24,6 +24,8 @@ const DEFAULTS = {
   calltime_min: '0800',
   connectme_preset: null,
   send_skips: '0',
+  record_calls: '1',
+  recording_retention_days: '365',
 };
 
 const settingsOf = async (api: Caller) => (await api.get(PATH)).body.settings.settings;
@@ -206,5 +208,68 @@ describe('rotating the callback secret', () => {
     expect([reply.status, reply.body.debug_codes[0].code]).toEqual([403, 40302]);
     expect(await secretOf(team.vendor.org_id)).toBe(secret);
     expect(await settingsOf(api)).toEqual(before);
+  });
+});
+
+describe("the recording settings (organisation-wide, the vendor's to change)", () => {
+  const recordingOf = async (api: Caller) => {
+    const { record_calls, recording_retention_days } = await settingsOf(api);
+    return { record_calls, recording_retention_days };
+  };
+  const DEFAULT_RECORDING = { record_calls: '1', recording_retention_days: '365' };
+
+  it('the vendor turns recording off and sets the retention; every member of its organisation reads them, another organisation keeps its own', async () => {
+    const vendor = as(team.vendor);
+    const reply = await vendor.put(PATH, { record_calls: '0', recording_retention_days: 30 });
+    expect(reply.status, reply.text).toBe(200);
+    expect(reply.body.settings.settings).toMatchObject({ record_calls: '0', recording_retention_days: '30' });
+    for (const member of [team.vendor, team.manager, team.rep, team.teammate])
+      expect(await recordingOf(as(member))).toEqual({ record_calls: '0', recording_retention_days: '30' });
+    expect(await recordingOf(as(team.otherVendor))).toEqual(DEFAULT_RECORDING);
+    // One key at a time leaves the other as it was.
+    expect((await vendor.put(PATH, { payload: { record_calls: 'on' } })).body.settings.settings).toMatchObject({
+      record_calls: '1',
+      recording_retention_days: '30',
+    });
+    expect((await vendor.form('PUT', PATH, 'recording_retention_days=3650')).body.settings.settings).toMatchObject({
+      record_calls: '1',
+      recording_retention_days: '3650',
+    });
+    expect((await vendor.put(PATH, { recording_retention_days: '1' })).body.settings.settings.recording_retention_days).toBe('1');
+    expect((await vendor.put(PATH, DEFAULT_RECORDING)).status).toBe(200);
+  });
+
+  it.each<[string, () => Member, Record<string, unknown>]>([
+    ['a manager turning recording off', () => team.manager, { record_calls: 0 }],
+    ['a rep turning recording off', () => team.rep, { record_calls: '0', dialsecs: 45 }],
+    ['a manager changing the retention', () => team.manager, { recording_retention_days: 7, dialsecs: 45 }],
+    ['a rep changing the retention', () => team.rep, { payload: { recording_retention_days: 7 } }],
+  ])('refuses %s with 403 40302 and changes nothing', async (_who, member, body) => {
+    const api = as(member());
+    const before = await settingsOf(api);
+    const reply = await api.put(PATH, body);
+    expect([reply.status, reply.body.debug_codes[0].code]).toEqual([403, 40302]);
+    expect(reply.body.debug_codes[0].reason).toMatch(/vendor/);
+    expect(await settingsOf(api)).toEqual(before);
+    expect(await recordingOf(as(team.vendor))).toEqual(DEFAULT_RECORDING);
+  });
+
+  it.each<[string, Record<string, unknown>]>([
+    ['recording_retention_days', { recording_retention_days: 0 }],
+    ['recording_retention_days', { recording_retention_days: 3651 }],
+    ['recording_retention_days', { recording_retention_days: 'forever' }],
+    ['recording_retention_days', { recording_retention_days: 1.5 }],
+    ['recording_retention_days', { recording_retention_days: '-3' }],
+    ['recording_retention_days', { recording_retention_days: null }],
+    ['record_calls', { record_calls: 'sometimes' }],
+    ['record_calls', { record_calls: 2, dialsecs: 40 }],
+  ])('refuses the vendor a bad %s with a 400 naming it and its bounds, and changes nothing', async (field, body) => {
+    const vendor = as(team.vendor);
+    const before = await settingsOf(vendor);
+    const reply = await vendor.put(PATH, body);
+    expect(reply.status).toBe(400);
+    expect(reply.body.debug_codes).toEqual([expect.objectContaining({ field, reason: expect.stringContaining(field) })]);
+    if (field === 'recording_retention_days') expect(reply.body.debug_codes[0].reason).toMatch(/1 to 3650/);
+    expect(await settingsOf(vendor)).toEqual(before);
   });
 });

@@ -2,12 +2,16 @@ import { pruneSignInCounts, pruneWebSessions } from '../../auth/auth.repository.
 import { WINDOW_SECONDS } from '../../auth/login-throttle.js';
 import { pruneCallbacks } from '../../callbacks/outbox.repository.js';
 import { nextTurn } from '../../db/chunks.js';
+import { tryPassLock } from '../../db/locks.js';
 import type { Db, Store } from '../../db/database.js';
 import { nowMs } from '../../lib/clock.js';
 import type { Logger } from '../../lib/logger.js';
 import { toTimestamp } from '../../lib/time.js';
+import type { RecordingStore } from '../../recordings/store.js';
 import { pruneBulkJobs } from '../bulk-jobs/bulk-jobs.repository.js';
 import { pruneDialEvents } from '../dial-sessions/dial-events.repository.js';
+import { giveUpExpected } from '../recordings/recordings.repository.js';
+import { expireOldRecordings } from './recording-retention.js';
 
 /** How long what has served its purpose is kept (docs/store.md, "What is kept, and for how long"). */
 export const RETENTION_DAYS = { callbacks: 30, dialEvents: 7, bulkJobs: 30 } as const;
@@ -25,15 +29,19 @@ const TASKS: Record<string, Task> = {
   bulkJobs: (tx, atMs, limit) => pruneBulkJobs(tx, toTimestamp(new Date(atMs - RETENTION_DAYS.bulkJobs * DAY_MS)), limit),
   webSessions: (tx, atMs, limit) => pruneWebSessions(tx, toTimestamp(new Date(atMs)), limit),
   signInCounts: (tx, atMs, limit) => pruneSignInCounts(tx, toTimestamp(new Date(atMs - WINDOW_SECONDS * 1000)), limit),
+  expectedRecordings: (tx, atMs, limit) => giveUpExpected(tx, atMs, limit),
 };
 
-export type PassResult = Record<keyof typeof TASKS, number>;
+/** Rows taken per kind of TASKS, and the recordings that went after their organisation's retention. */
+export type PassResult = Record<string, number> & { recordings: number };
 
 /**
  * Deletes what has served its purpose, so the tables that grow with use (the callback outbox, dial events, bulk jobs,
- * web sessions, sign-in counts) stay the size of their retention, not of the product's age. Every process runs one, an
+ * web sessions, sign-in counts) stay the size of their retention, not of the product's age, and recordings and their
+ * transcripts go after their organisation's retention (recording-retention.ts). Every process runs one, an
  * hour apart, the first pass a few minutes after start (at a random point, so processes started together do not pass
- * together); passes are idempotent, so two at once only repeat each other's reads.
+ * together); passes are idempotent, and on PostgreSQL each chunk is taken under one lock per database: a server that
+ * finds it held ends its pass, so servers sharing the database do not pass at once.
  */
 export class Housekeeper {
   private timer: NodeJS.Timeout | undefined;
@@ -44,6 +52,7 @@ export class Housekeeper {
   constructor(
     private readonly store: Store,
     private readonly logger: Logger,
+    private readonly recordings: RecordingStore,
   ) {}
 
   start(): void {
@@ -64,15 +73,21 @@ export class Housekeeper {
   async runOnce(): Promise<PassResult> {
     const atMs = nowMs();
     const taken = {} as PassResult;
+    // Each chunk's transaction first takes the pass's lock (PostgreSQL: `pg_try_advisory_xact_lock`, docs/store.md);
+    // a server that finds another's chunk holding it ends its pass there: one server passes at a time.
+    let yielded = false;
     for (const [kind, task] of Object.entries(TASKS)) {
       taken[kind] = 0;
-      for (;;) {
-        const n = await this.store.write((tx) => task(tx, atMs, CHUNK));
-        taken[kind] += n;
-        if (n === 0 || this.stopping) break;
+      while (!yielded) {
+        const n = await this.store.write(async (tx) => ((await tryPassLock(tx, 'housekeeping')) ? task(tx, atMs, CHUNK) : null));
+        if (n === null) yielded = true;
+        taken[kind] += n ?? 0;
+        if (!n || this.stopping) break;
         await nextTurn();
       }
     }
+    if (yielded) this.logger.debug('housekeeping: another server is passing; this pass ends');
+    taken.recordings = this.stopping || yielded ? 0 : await expireOldRecordings(this.store, this.recordings, atMs, () => this.stopping);
     if (Object.values(taken).some(Boolean)) this.logger.info({ taken }, 'housekeeping: deleted what its retention let go');
     return taken;
   }

@@ -119,6 +119,8 @@ it('a pass deletes settled callbacks, old dial events, finished jobs, ended web 
     bulkJobs: old.bulk_jobs,
     webSessions: old.sessions,
     signInCounts: closedWindows,
+    expectedRecordings: 0,
+    recordings: 0,
   });
   expect(old.outbox).toBe(1_501);
   expect(old.bulk_jobs).toBe(3);
@@ -131,5 +133,13 @@ it('a pass deletes settled callbacks, old dial events, finished jobs, ended web 
 
   // Today's session still signs the browser in; a second pass finds nothing more.
   expect((await server.as().raw('/auth/session', { headers: { cookie, 'x-ringbook-request': '1' } })).status).toBe(200);
-  expect(await server.ctx.housekeeper.runOnce()).toEqual({ callbacks: 0, dialEvents: 0, bulkJobs: 0, webSessions: 0, signInCounts: 0 });
+  expect(await server.ctx.housekeeper.runOnce()).toEqual({
+    callbacks: 0,
+    dialEvents: 0,
+    bulkJobs: 0,
+    webSessions: 0,
+    signInCounts: 0,
+    expectedRecordings: 0,
+    recordings: 0,
+  });
 });

@@ -114,7 +114,7 @@ describe('DELETE /rest/1/members/{id}', () => {
     const contacts = [await contactOwnedBy(rep), await contactOwnedBy(rep)];
     const reply = await api(team.vendor).delete(`/rest/1/members/${rep.id}`);
     expect(reply.status).toBe(204);
-    expect(await memberRow(rep.id)).toBeUndefined();
+    expect((await memberRow(rep.id))!.removed_at).toEqual(expect.any(String));
     expect((await api(team.vendor).get(`/rest/1/members/${rep.id}`)).status).toBe(404);
     const moved = await server.ctx.store.db.selectFrom('contacts').select(['id', 'owner_id']).where('id', 'in', contacts).execute();
     expect(moved.map((c) => c.owner_id)).toEqual([team.manager.id, team.manager.id]);

@@ -1,6 +1,8 @@
 import type { Db } from '../../db/database.js';
 import { paged, type PageRequest } from '../../db/paging.js';
 import { bumpCatalog } from '../../db/versions.js';
+import { deleteSessionsOf, revokeTokensOf } from '../../auth/auth.repository.js';
+import { failJobsOf } from '../bulk-jobs/bulk-jobs.repository.js';
 import { transferAllContacts } from '../contacts/contact-rows.repository.js';
 import type { Member, MemberUpdate, NewMember } from '../../db/schema.js';
 
@@ -16,10 +18,20 @@ export async function updateMember(db: Db, id: number, values: MemberUpdate): Pr
   return member;
 }
 
+/** The member's next personal token generation, counted in the store (two rotations at once give two generations). */
+export async function nextTokenGeneration(db: Db, id: number, at: string): Promise<Member> {
+  return db
+    .updateTable('members')
+    .set((eb) => ({ token_generation: eb('token_generation', '+', 1), updated_at: at }))
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
 export type MemberFilter = { orgId: number; ids?: number[]; parentOrSelf?: number };
 
 export async function listMembers(db: Db, filter: MemberFilter, page: PageRequest) {
-  let query = db.selectFrom('members').where('org_id', '=', filter.orgId);
+  let query = db.selectFrom('members').where('org_id', '=', filter.orgId).where('removed_at', 'is', null);
   if (filter.ids) query = query.where('id', 'in', filter.ids.length ? filter.ids : [0]);
   if (filter.parentOrSelf !== undefined) {
     const id = filter.parentOrSelf;
@@ -39,13 +51,19 @@ export async function insertOrganisation(db: Db, name: string, callbackSecret: s
 }
 
 /**
- * Removes a member without losing anything it held: its contacts and its team move to the member above it,
- * and every moved contact gets an audit record of the transfer.
+ * Removes a member without losing anything it held or did: its contacts and its team move on (each moved contact gets
+ * an audit record of the transfer); the row stays, marked removed, so its sessions, calls, notes and audit records
+ * still name it; every way in ends with it (tokens revoked, a new token generation, web sessions ended).
  */
-export async function deleteMemberInto(db: Db, member: Member, heirs: { contactsTo: number; teamTo: number }, at: string, actorId: number) {
+export async function removeMember(db: Db, member: Member, heirs: { contactsTo: number; teamTo: number }, at: string, actorId: number) {
   await transferAllContacts(db, { orgId: member.org_id, fromId: member.id, toId: heirs.contactsTo, at, actorId });
   await db.updateTable('members').set({ parent_id: heirs.teamTo, updated_at: at }).where('parent_id', '=', member.id).execute();
-  await db.deleteFrom('members').where('id', '=', member.id).execute();
-  // Notes it wrote on contacts it did not own now show no author.
-  await bumpCatalog(db, member.org_id);
+  await db
+    .updateTable('members')
+    .set((eb) => ({ removed_at: at, updated_at: at, token_generation: eb('token_generation', '+', 1) }))
+    .where('id', '=', member.id)
+    .execute();
+  await revokeTokensOf(db, member.id, at);
+  await deleteSessionsOf(db, member.id);
+  await failJobsOf(db, member.id, 'The member who made this job was removed.', at);
 }

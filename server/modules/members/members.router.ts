@@ -2,11 +2,19 @@ import { Router } from 'express';
 import { requireVendor } from '../../auth/access.js';
 import { authOf } from '../../auth/middleware.js';
 import type { Context } from '../../context.js';
-import { createMemberBody, deleteMemberQuery, listMembersQuery, memberIdParam, updateMemberBody } from '../../contracts/members.js';
+import {
+  changePasswordBody,
+  createMemberBody,
+  deleteMemberQuery,
+  listMembersQuery,
+  memberIdParam,
+  updateMemberBody,
+} from '../../contracts/members.js';
 import { oneOfOne, pageMeta, sendList, sendNoContent, sendSuccess } from '../../lib/envelope.js';
 import { parse } from '../../lib/validate.js';
 import { activeCountsBy } from '../contacts/contact-counts.repository.js';
 import * as service from './members.service.js';
+import { changePassword, rotatePersonalToken } from './member-credentials.service.js';
 
 export function membersRouter(ctx: Context): Router {
   const router = Router();
@@ -46,6 +54,19 @@ export function membersRouter(ctx: Context): Router {
     const auth = authOf(req);
     const { user_id } = parse(memberIdParam, req.params);
     const member = await service.updateMember(ctx, auth, user_id, parse(updateMemberBody, req.body));
+    sendSuccess(res, 200, 'members', { members: service.present(ctx, auth, member) });
+  });
+
+  router.put('/members/:user_id/password', async (req, res) => {
+    const auth = authOf(req);
+    const { user_id } = parse(memberIdParam, req.params);
+    await changePassword(ctx, auth, user_id, parse(changePasswordBody, req.body), req.ip ?? 'unknown');
+    sendNoContent(res);
+  });
+
+  router.post('/members/:user_id/token', async (req, res) => {
+    const auth = authOf(req);
+    const member = await rotatePersonalToken(ctx, auth, parse(memberIdParam, req.params).user_id);
     sendSuccess(res, 200, 'members', { members: service.present(ctx, auth, member) });
   });
 

@@ -11,6 +11,9 @@ import type { Member } from '../../db/schema.js';
 import { conflict, forbidden, invalidField, notFound, unknownReference } from '../../lib/errors.js';
 import { now } from '../../lib/time.js';
 import * as repo from './members.repository.js';
+import { insertStarterVoicemail } from '../dial-library/dial-library.repository.js';
+import { deleteSsoKeysOf, unendedSessionIds } from '../dial-sessions/dial-sessions.repository.js';
+import { afterCommit, type CarrierCommand, driveIn } from '../dial-sessions/dialing.service.js';
 import { toMemberRecord } from '../../auth/member-record.js';
 
 /** Browsers never get a bearer token; integrations get the tokens of members in their own team. */
@@ -121,23 +124,36 @@ async function placementOf(tx: Db, auth: AuthContext, member: Member, body: z.ou
   return placement;
 }
 
-/** Deletes a member: its team moves to the member above it, and its contacts there too or to `contactsTo` (extension). */
+/**
+ * Removes a member (DELETE): its contacts go to `contactsTo` (extension) or the member above it, its team to the
+ * member above it; its dial sessions end as the rep's End would end them (a call in progress is hung up); its tokens
+ * and web sessions end at once, so open event streams close on every process (dial-events streams check them).
+ */
 export async function deleteMember(ctx: Context, auth: AuthContext, id: number, contactsTo?: number) {
   requireVendor(auth, 'delete members');
   const member = await visibleMember(ctx, auth, id);
   if (member.id === auth.member.id) throw forbidden('The vendor account cannot delete itself.');
   const parentId = member.parent_id ?? auth.member.id;
-  await ctx.store.write(async (tx) => {
-    let heirId = parentId;
-    if (contactsTo !== undefined) {
-      const heir = await findMemberById(tx, contactsTo);
-      if (!heir || heir.org_id !== auth.member.org_id || heir.id === member.id) {
-        throw unknownReference('move_contacts_to', `move_contacts_to ${contactsTo} is not another member of your organisation.`);
-      }
-      heirId = heir.id;
-    }
-    await repo.deleteMemberInto(tx, member, { contactsTo: heirId, teamTo: parentId }, now(), auth.member.id);
+  const commands = await ctx.store.write(async (tx) => {
+    const present = await findMemberById(tx, member.id);
+    if (!present) throw notFound(`There is no member ${id} in your team.`);
+    const heirId = contactsTo === undefined ? parentId : (await heirFor(tx, auth, member, contactsTo)).id;
+    const ended: CarrierCommand[] = [];
+    for (const sessionId of await unendedSessionIds(tx, member.id))
+      ended.push(...((await driveIn(ctx, tx, sessionId, { type: 'end' }))?.commands ?? []));
+    await deleteSsoKeysOf(tx, member.id);
+    await repo.removeMember(tx, member, { contactsTo: heirId, teamTo: parentId }, now(), auth.member.id);
+    return ended;
   });
+  await afterCommit(ctx, commands);
+}
+
+async function heirFor(tx: Db, auth: AuthContext, member: Member, contactsTo: number): Promise<Member> {
+  const heir = await findMemberById(tx, contactsTo);
+  if (!heir || heir.org_id !== auth.member.org_id || heir.id === member.id) {
+    throw unknownReference('move_contacts_to', `move_contacts_to ${contactsTo} is not another member of your organisation.`);
+  }
+  return heir;
 }
 
 export type NewVendor = { username: string; password: string; email: string; firstName?: string; lastName?: string; organisation?: string };
@@ -149,6 +165,7 @@ export async function createVendor(ctx: Pick<Context, 'store' | 'secretKey'>, in
   return ctx.store.write(async (tx) => {
     await assertUsernameFree(tx, input.username);
     const orgId = await repo.insertOrganisation(tx, input.organisation ?? `${input.username}'s organisation`, newCallbackSecret(), at);
+    await insertStarterVoicemail(tx, orgId, at);
     const member = await repo.insertMember(tx, {
       org_id: orgId,
       parent_id: null,

@@ -4,6 +4,7 @@ import type { Db } from '../../db/database.js';
 import { paged, type PageRequest } from '../../db/paging.js';
 import type { TagsTable } from '../../db/schema.js';
 import { CONTACT_CHUNK, nextTurn } from '../../db/chunks.js';
+import { lockKeys } from '../../db/locks.js';
 import { bumpCatalog } from '../../db/versions.js';
 import { ActivityType, recordSetChange } from '../contacts/contact-history.repository.js';
 
@@ -47,8 +48,15 @@ export const insertTag = (tx: Db, orgId: number, title: string, at: string): Pro
     .returningAll()
     .executeTakeFirstOrThrow();
 
-/** The catalogue's tag with this title (compared without case), added when the organisation has none. */
+/**
+ * The catalogue's tag with this title (compared without case), added when the organisation has none. A title not found
+ * is looked for again under its key's lock (db/locks.ts): two contacts given one new tag at once make one tag (on
+ * PostgreSQL the second insert had met the unique index: a 409).
+ */
 export async function ensureTag(tx: Db, orgId: number, title: string, at: string): Promise<Tag> {
+  const found = await findTagByTitle(tx, orgId, title);
+  if (found) return found;
+  await lockKeys(tx, 'tag titles', [`${orgId}:${title.toLowerCase()}`]);
   return (await findTagByTitle(tx, orgId, title)) ?? insertTag(tx, orgId, title, at);
 }
 

@@ -1,11 +1,15 @@
 import { Link, Navigate, NavLink, Outlet, useLocation } from 'react-router';
+import { useState } from 'react';
 import { useSignOut } from '../../api/auth';
+import { MenuButton } from '../../components/ui/menu';
+import { PasswordDialog } from '../../features/members/password-dialog';
 import { Button } from '../../components/ui/button';
 import { ErrorState } from '../../components/ui/error-state';
 import { Spinner } from '../../components/ui/spinner';
 import { useSession } from '../../features/auth/use-session';
 import { errorMessage } from '../../lib/api-client';
 import type { MemberRecord } from '../../../server/contracts/members';
+import { RunningSessionBanner } from './running-session-banner';
 
 type NavItem = { to: string; label: string };
 
@@ -13,8 +17,10 @@ type NavItem = { to: string; label: string };
 function navItemsFor(role: MemberRecord['role']): NavItem[] {
   const items: NavItem[] = [
     { to: '/contacts', label: 'Contacts' },
+    { to: '/calls', label: 'Calls' },
     { to: '/usage', label: 'Usage' },
     { to: '/trash', label: 'Trash' },
+    { to: '/settings', label: 'Settings' },
   ];
   if (role === 'vendor') {
     items.push({ to: '/admin/tags', label: 'Tags' }, { to: '/admin/custom-fields', label: 'Custom fields' });
@@ -33,6 +39,7 @@ export function AppShell() {
   const { member, isPending, error, refetch } = useSession();
   const location = useLocation();
   const signOut = useSignOut();
+  const [changingPassword, setChangingPassword] = useState(false);
 
   if (isPending) {
     return (
@@ -107,15 +114,22 @@ export function AppShell() {
                 {displayName}
               </span>
             </div>
+            <MenuButton label="Account" items={[{ label: 'Change password…', onSelect: () => setChangingPassword(true) }]}>
+              <span aria-hidden="true">⚙</span>
+            </MenuButton>
             <Button size="sm" onClick={handleSignOut} busy={signOut.isPending}>
               Sign out
             </Button>
           </div>
         </div>
       </header>
+      <RunningSessionBanner memberId={member.user_id} />
       <main id="main" tabIndex={-1} className="flex min-h-0 flex-1 flex-col focus:outline-none">
         <Outlet />
       </main>
+      {changingPassword && (
+        <PasswordDialog memberId={member.user_id} memberName={displayName} own onClose={() => setChangingPassword(false)} />
+      )}
     </div>
   );
 }

@@ -5,6 +5,7 @@ import { memberName, teamQueryOptions } from '../../api/members';
 import { Button } from '../../components/ui/button';
 import { contactDisplayName } from '../contacts/contact-name';
 import { formatDate, ratingValue } from '../../lib/format';
+import { CallContactButton } from './call-contact-button';
 import { useContactPage } from './contact-context';
 import { DetailsDialog } from './details-dialog';
 import { ContactLifecycle } from './contact-lifecycle';
@@ -81,6 +82,7 @@ export function ContactHeader() {
           </dl>
         </div>
         <div className="flex flex-wrap gap-2">
+          <CallContactButton />
           <Button size="sm" onClick={() => setOpen('details')}>
             Edit details
           </Button>

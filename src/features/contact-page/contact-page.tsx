@@ -7,6 +7,7 @@ import { ErrorState } from '../../components/ui/error-state';
 import { Spinner } from '../../components/ui/spinner';
 import { ApiError, errorMessage } from '../../lib/api-client';
 import { contactDisplayName } from '../contacts/contact-name';
+import { CallsSection } from './calls-section';
 import { ContactPageProvider, StaleNotice } from './contact-context';
 import { ContactHeader } from './contact-header';
 import { CustomFieldsSection } from './custom-fields-section';
@@ -74,6 +75,7 @@ export function ContactPage({ id }: { id: string }) {
             <CustomFieldsSection />
           </div>
           <div className="min-w-0 space-y-4">
+            <CallsSection />
             <NotesSection />
             <ActivitySection />
             <AuditSection />

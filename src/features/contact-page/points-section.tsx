@@ -6,6 +6,7 @@ import { InlineError } from '../../components/ui/form-error';
 import { Section } from '../../components/ui/section';
 import { useStatus } from '../../components/ui/status-message';
 import { formatPhone } from '../../lib/format';
+import { CallPhoneButton } from '../dialer/call-phone-button';
 import { useContactPage } from './contact-context';
 import { EmailForm, PhoneForm } from './point-forms';
 
@@ -139,7 +140,11 @@ function PointsSection({ kind, title, noun, empty, entries, bodyOf }: Kind) {
               </li>
             ) : (
               <li key={entry.id} className="flex flex-wrap items-center gap-x-3 gap-y-1 py-2">
-                <span className="font-medium text-zinc-900 tabular-nums break-all">{entry.shown}</span>
+                {kind === 'phones' ? (
+                  <CallPhoneButton contactId={contact.contact_user_id} phone={entry.key} className="font-medium break-all" />
+                ) : (
+                  <span className="font-medium text-zinc-900 tabular-nums break-all">{entry.shown}</span>
+                )}
                 {entry.primary && (
                   <span className="rounded-full bg-indigo-50 px-2 py-0.5 text-xs font-semibold text-indigo-700">Primary</span>
                 )}

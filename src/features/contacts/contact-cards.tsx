@@ -2,7 +2,7 @@ import type { Table } from '@tanstack/react-table';
 import { Link } from 'react-router';
 import type { ContactRecord } from '../../../server/contracts/contact-records';
 import { Checkbox } from '../../components/ui/checkbox';
-import { formatPhone } from '../../lib/format';
+import { CallPhoneButton } from '../dialer/call-phone-button';
 import { contactHref, folderNameOf } from './contact-columns';
 import { contactDisplayName } from './contact-name';
 
@@ -49,9 +49,7 @@ export function ContactCards({ table, loading, onEdit, caption }: Props) {
                   <div>
                     <dt className="sr-only">Phone</dt>
                     <dd>
-                      <a href={`tel:${phone.replace(/[^\d+]/g, '')}`} className="inline-block py-1 tabular-nums text-zinc-700">
-                        {formatPhone(phone)}
-                      </a>
+                      <CallPhoneButton contactId={c.contact_user_id} phone={phone} className="inline-block py-1" />
                     </dd>
                   </div>
                 )}

@@ -4,10 +4,13 @@ import type { ContactRecord } from '../../../server/contracts/contact-records';
 import type { ContactSortColumn } from '../../../server/contracts/contacts';
 import type { CustomField } from '../../api/custom-fields';
 import { Checkbox } from '../../components/ui/checkbox';
-import { formatDate, formatDateTime, formatPhone, ratingValue } from '../../lib/format';
+import { formatDate, formatDateTime, ratingValue } from '../../lib/format';
+import { CallPhoneButton } from '../dialer/call-phone-button';
 import { contactDisplayName } from './contact-name';
 
 declare module '@tanstack/react-table' {
+  // TanStack Table's own type parameters: an augmentation repeats them, used or not.
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
   interface ColumnMeta<TData extends RowData, TValue> {
     sortKey?: ContactSortColumn;
     label?: string;
@@ -111,15 +114,9 @@ function basicColumns(nameSortKey: ColumnOptions['nameSortKey']) {
       id: 'phone',
       header: 'Phone',
       meta: { label: 'Phone', className: 'whitespace-nowrap' },
-      cell: ({ getValue }) => {
+      cell: ({ getValue, row }) => {
         const phone = getValue();
-        return phone ? (
-          <a href={`tel:${phone.replace(/[^\d+]/g, '')}`} className="text-zinc-700 tabular-nums hover:text-indigo-700 hover:underline">
-            {formatPhone(phone)}
-          </a>
-        ) : (
-          none
-        );
+        return phone ? <CallPhoneButton contactId={row.original.contact_user_id} phone={phone} /> : none;
       },
     }),
     column.accessor(folderNameOf, {

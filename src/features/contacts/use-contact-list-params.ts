@@ -1,5 +1,5 @@
 import { useCallback, useMemo } from 'react';
-import { useSearchParams } from 'react-router';
+import { useSearchParamsQueued } from '../../lib/use-search-params-queued';
 import { CONTACT_SORT_COLUMNS, type ContactSortColumn } from '../../../server/contracts/contacts';
 import type { ContactListParams } from '../../api/contacts';
 
@@ -39,7 +39,7 @@ export const SORT_CHOICES: { sortBy: ContactSortColumn; order: 'ASC' | 'DESC'; l
  * so reload, back/forward and shared links all work. Invalid values fall back to defaults.
  */
 export function useContactListParams() {
-  const [searchParams, setSearchParams] = useSearchParams();
+  const [searchParams, setSearchParams] = useSearchParamsQueued();
 
   const params = useMemo<ContactListParams>(() => {
     const pageSize = positiveInt(searchParams.get('page_size'));

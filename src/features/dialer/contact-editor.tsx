@@ -8,6 +8,8 @@ import { Button } from '../../components/ui/button';
 import { TextField } from '../../components/ui/field';
 import { ApiError, errorMessage } from '../../lib/api-client';
 import { formatPhone } from '../../lib/format';
+import { DraftRestored } from './draft-restored';
+import { draftKey, useDraft } from './use-draft';
 
 type Values = { first_name: string; last_name: string; phone: string };
 type Field = keyof Values;
@@ -27,11 +29,24 @@ const same = (field: Field, a: string, b: string) => (field === 'phone' ? phoneD
  * and the do-not-call flag, which is saved as soon as it is switched. Saved with If-Match on the version read when the
  * contact came up: a change made elsewhere meanwhile is refused (409) and read again, never overwritten.
  */
-export function ContactEditor({ contact, onSaved }: { contact: ContactRecord; onSaved: (message: string) => void }) {
+export function ContactEditor({
+  sessionId,
+  contact,
+  onSaved,
+}: {
+  sessionId: string;
+  contact: ContactRecord;
+  onSaved: (message: string) => void;
+}) {
   const queryClient = useQueryClient();
   const update = useUpdateContact();
   const versioned = useQuery(versionedContactQueryOptions(contact.contact_user_id));
-  const [draft, setDraft] = useState<Partial<Values>>({});
+  /* Edits not saved yet are a draft of this session and contact, kept through a reload. */
+  const {
+    value: draft,
+    setValue: setDraft,
+    restored,
+  } = useDraft<Partial<Values>>(draftKey(sessionId, contact.contact_user_id, 'edits'), {}, (d) => Object.keys(d).length === 0);
   /* The switch shows the new value at once; the record catches up when the snapshot is read again. */
   const [doNotCall, setDoNotCall] = useState<boolean | null>(null);
   const baseline = baselineOf(contact);
@@ -77,6 +92,7 @@ export function ContactEditor({ contact, onSaved }: { contact: ContactRecord; on
 
   return (
     <form onSubmit={onSubmit} aria-label="Edit contact" className="space-y-3 border-t border-zinc-100 pt-4" noValidate>
+      {restored && changed.length > 0 && <DraftRestored>your changes not saved yet are back.</DraftRestored>}
       <div className="grid gap-3 sm:grid-cols-3">
         {(Object.keys(LABELS) as Field[]).map((field) => (
           <TextField

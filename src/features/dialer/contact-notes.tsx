@@ -1,8 +1,10 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, type FormEvent } from 'react';
 import type { ContactRecord } from '../../../server/contracts/contact-records';
 import { Button } from '../../components/ui/button';
 import { TextareaField } from '../../components/ui/field';
 import { errorMessage } from '../../lib/api-client';
+import { DraftRestored } from './draft-restored';
+import { draftKey, useDraft } from './use-draft';
 
 /** notes.notes is the history newest first, one entry per paragraph ("YYYY-MM-DD HH:MM:SS - Author: text"). */
 function entriesOf(contact: ContactRecord): string[] {
@@ -12,11 +14,20 @@ function entriesOf(contact: ContactRecord): string[] {
     .filter(Boolean);
 }
 
-type Props = { contact: ContactRecord; onAdd: (note: string, done: () => void) => void; pending: boolean; error: unknown };
+type Props = {
+  sessionId: string;
+  contact: ContactRecord;
+  onAdd: (note: string, done: () => void) => void;
+  pending: boolean;
+  error: unknown;
+};
 
-/** A note typed during the call goes on the contact's history and on the call (the dialer's note action). */
-export function ContactNotes({ contact, onAdd, pending, error }: Props) {
-  const [text, setText] = useState('');
+/**
+ * A note typed during the call goes on the contact's history and on the call (the dialer's note action). Until it is
+ * added it is a draft of this session and contact, kept through a reload.
+ */
+export function ContactNotes({ sessionId, contact, onAdd, pending, error }: Props) {
+  const { value: text, setValue: setText, restored } = useDraft(draftKey(sessionId, contact.contact_user_id, 'note'), '', (v) => v === '');
   const historyId = useId();
   const entries = entriesOf(contact);
 
@@ -29,6 +40,7 @@ export function ContactNotes({ contact, onAdd, pending, error }: Props) {
   return (
     <div className="space-y-3 border-t border-zinc-100 pt-4">
       <form onSubmit={submit} className="space-y-2" aria-label="Add a note">
+        {restored && <DraftRestored>the note you had not added yet is back.</DraftRestored>}
         <TextareaField
           label="Note"
           value={text}

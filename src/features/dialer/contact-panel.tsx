@@ -65,6 +65,7 @@ function PhoneChoice({
 }
 
 type Props = {
+  sessionId: string;
   contact: ContactRecord;
   preview: boolean;
   phone: string;
@@ -78,6 +79,7 @@ type Props = {
 
 /** The contact on screen: name, numbers, details, quick edits and the notes history. */
 export function ContactPanel({
+  sessionId,
   contact,
   preview,
   phone,
@@ -140,8 +142,15 @@ export function ContactPanel({
         ))}
       </dl>
 
-      <ContactEditor key={contact.contact_user_id} contact={contact} onSaved={onContactSaved} />
-      <ContactNotes contact={contact} onAdd={onAddNote} pending={notePending} error={noteError} />
+      <ContactEditor key={contact.contact_user_id} sessionId={sessionId} contact={contact} onSaved={onContactSaved} />
+      <ContactNotes
+        key={`notes-${contact.contact_user_id}`}
+        sessionId={sessionId}
+        contact={contact}
+        onAdd={onAddNote}
+        pending={notePending}
+        error={noteError}
+      />
     </section>
   );
 }

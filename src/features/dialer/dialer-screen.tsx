@@ -11,6 +11,8 @@ import { CallStatus } from './call-status';
 import { ContactPanel } from './contact-panel';
 import { DialQueue } from './dial-queue';
 import { DispositionButtons } from './disposition-buttons';
+import { StartBlocked } from './start-blocked';
+import { useCallOnOpen } from './use-call-on-open';
 import { useDialer } from './use-dialer';
 import { useShortcuts } from './use-shortcuts';
 
@@ -19,7 +21,9 @@ function primaryPhone(contact: LiveSnapshot['contact']): string {
   return (phones.find((p) => p.is_primary) ?? phones[0])?.phone_number ?? '';
 }
 
-function SessionComplete({ progress }: { progress: LiveSnapshot['progress'] }) {
+function SessionComplete({ progress, queue }: { progress: LiveSnapshot['progress']; queue: LiveSnapshot['queue'] }) {
+  /* A one-contact session (Call on a contact, a phone number) leads back to that contact, where the call is listed. */
+  const only = queue.length === 1 ? queue[0] : undefined;
   return (
     <section aria-labelledby="session-complete" className="rounded-lg border border-zinc-200 bg-white p-6 text-center shadow-sm">
       <h2 id="session-complete" className="text-lg font-semibold text-zinc-900">
@@ -29,10 +33,10 @@ function SessionComplete({ progress }: { progress: LiveSnapshot['progress'] }) {
         {progress.finished} of {progress.total} contacts worked: {progress.connected} connected, {progress.skipped} skipped.
       </p>
       <Link
-        to="/contacts"
+        to={only ? `/contacts/${encodeURIComponent(only.contact_user_id)}` : '/contacts'}
         className="mt-4 inline-flex h-9 items-center rounded-md bg-indigo-600 px-3.5 text-sm font-medium text-white hover:bg-indigo-500"
       >
-        Back to contacts
+        {only ? `Back to ${only.name}` : 'Back to contacts'}
       </Link>
     </section>
   );
@@ -68,6 +72,13 @@ export function DialerScreen({ id }: { id: string }) {
     dispose: (d: DispositionOption) => act({ action: 'disposition', disposition_id: d.disposition_id }, focusStatus),
   };
 
+  useCallOnOpen(
+    contact,
+    preview && allowed.call,
+    (contactId, p) => setPhoneChoice({ contactId, phone: p }),
+    (p) => act({ action: 'call', phone: p }),
+  );
+
   useShortcuts([
     { key: CONTROL_KEYS.call, enabled: preview && allowed.call, run: actions.call },
     { key: CONTROL_KEYS.hangup, enabled: allowed.hangup, run: actions.hangup },
@@ -100,6 +111,7 @@ export function DialerScreen({ id }: { id: string }) {
   }
 
   const done = dialer.phase === 'done' || snapshot.session.status === 'ended';
+  const startRefused = snapshot.session.status === 'ready' && dialer.actionError instanceof ApiError && dialer.actionError.status === 409;
   const addNote = (note: string, cleared: () => void) =>
     notes.mutate(
       { action: 'note', note },
@@ -139,12 +151,33 @@ export function DialerScreen({ id }: { id: string }) {
         </p>
       )}
 
-      <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_24rem]">
-        <div>
+      {startRefused && <StartBlocked onStart={() => act({ action: 'start' })} />}
+
+      {/* The call controls come first (on a phone they are on the first screen); from lg they sit right of the contact. */}
+      <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_24rem] lg:grid-rows-[auto_1fr]">
+        {!done && (
+          <div className="space-y-4 lg:col-start-2 lg:row-start-1">
+            <CallControls
+              preview={preview}
+              allowed={allowed}
+              voicemails={snapshot.voicemails}
+              recordingId={recording}
+              onRecording={setRecordingId}
+              onCall={actions.call}
+              onHangUp={actions.hangup}
+              onSkip={actions.skip}
+              onVoicemail={actions.voicemail}
+              onEnd={actions.end}
+            />
+            <DispositionButtons dispositions={snapshot.dispositions} enabled={allowed.dispose} onPick={actions.dispose} />
+          </div>
+        )}
+        <div className="min-w-0 lg:col-start-1 lg:row-span-2 lg:row-start-1">
           {done ? (
-            <SessionComplete progress={snapshot.progress} />
+            <SessionComplete progress={snapshot.progress} queue={snapshot.queue} />
           ) : contact ? (
             <ContactPanel
+              sessionId={id}
               contact={contact}
               preview={preview}
               phone={phone}
@@ -159,24 +192,7 @@ export function DialerScreen({ id }: { id: string }) {
             <p className="rounded-lg border border-zinc-200 bg-white p-6 text-sm text-zinc-600">Bringing up the next contact…</p>
           )}
         </div>
-        <div className="space-y-4">
-          {!done && (
-            <>
-              <CallControls
-                preview={preview}
-                allowed={allowed}
-                voicemails={snapshot.voicemails}
-                recordingId={recording}
-                onRecording={setRecordingId}
-                onCall={actions.call}
-                onHangUp={actions.hangup}
-                onSkip={actions.skip}
-                onVoicemail={actions.voicemail}
-                onEnd={actions.end}
-              />
-              <DispositionButtons dispositions={snapshot.dispositions} enabled={allowed.dispose} onPick={actions.dispose} />
-            </>
-          )}
+        <div className={`lg:col-start-2 ${done ? 'lg:row-start-1' : 'lg:row-start-2'}`}>
           <DialQueue queue={snapshot.queue} total={snapshot.progress.total} ended={done} />
         </div>
       </div>

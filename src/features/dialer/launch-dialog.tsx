@@ -1,10 +1,12 @@
 import { useEffect, useId, useState } from 'react';
-import { bodyFor, useCreateDialSession, useDialForecast, type DialTarget, type Forecast } from '../../api/dial-sessions';
+import { bodyFor, useDialForecast, type DialTarget, type Forecast } from '../../api/dial-sessions';
 import { Button } from '../../components/ui/button';
 import { Dialog } from '../../components/ui/dialog';
 import { Spinner } from '../../components/ui/spinner';
 import { ApiError, errorMessage } from '../../lib/api-client';
 import { formatCount } from '../../lib/format';
+import { RunningSessionDialog } from './running-session-dialog';
+import { useStartDialing } from './use-start-dialing';
 
 export type DialLaunch = { target: DialTarget; /** What is being dialed, e.g. "3 selected contacts". */ summary: string };
 
@@ -69,33 +71,41 @@ export function LaunchDialog({ launch, onClose }: { launch: DialLaunch | null; o
   const [mode, setMode] = useState<'power' | 'preview'>('power');
   const [leaving, setLeaving] = useState(false);
   const forecast = useDialForecast();
-  const create = useCreateDialSession();
+  const starter = useStartDialing((created) => {
+    setLeaving(true);
+    follow(created.redirect_url);
+  });
   const launchKey = launch ? JSON.stringify(launch.target) : null;
 
   /* Each opening starts afresh and asks for its own forecast (which does not depend on the mode). */
   const { mutate: askForecast, reset: resetForecast } = forecast;
-  const { reset: resetCreate } = create;
   useEffect(() => {
     setMode('power');
     setLeaving(false);
-    resetCreate();
     resetForecast();
     if (launchKey) askForecast(bodyFor(JSON.parse(launchKey) as DialTarget, false));
-  }, [launchKey, askForecast, resetForecast, resetCreate]);
+  }, [launchKey, askForecast, resetForecast]);
 
   const start = () => {
-    if (!launch) return;
-    create.mutate(bodyFor(launch.target, mode === 'preview'), {
-      onSuccess: (created) => {
-        setLeaving(true);
-        follow(created.redirect_url);
-      },
-    });
+    if (launch) starter.start({ body: bodyFor(launch.target, mode === 'preview') });
   };
 
-  const busy = create.isPending || leaving;
+  const busy = starter.busy || leaving;
   const nothingToDial = forecast.data !== undefined && forecast.data.to_dial === 0;
-  const createError = create.isError && !(create.error instanceof ApiError && create.error.status === 401);
+  const createError = Boolean(starter.error) && !(starter.error instanceof ApiError && starter.error.status === 401);
+
+  /* Another session runs: the rep chooses before anything is made; Cancel leaves both as they were. */
+  if (launch && starter.conflict.runningId) {
+    return (
+      <RunningSessionDialog
+        {...starter.conflict}
+        onCancel={() => {
+          starter.conflict.onCancel();
+          onClose();
+        }}
+      />
+    );
+  }
 
   return (
     <Dialog
@@ -139,7 +149,7 @@ export function LaunchDialog({ launch, onClose }: { launch: DialLaunch | null; o
         </div>
         {createError && (
           <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
-            {errorMessage(create.error)}
+            {errorMessage(starter.error)}
           </p>
         )}
       </div>

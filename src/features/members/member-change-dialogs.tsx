@@ -1,5 +1,5 @@
 import { useEffect, useId, useState } from 'react';
-import { memberName, useDeleteMember, useUpdateMember, type TeamMember } from '../../api/members';
+import { memberName, useDeleteMember, useRotateToken, useUpdateMember, type TeamMember } from '../../api/members';
 import { Button } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { Dialog } from '../../components/ui/dialog';
@@ -129,6 +129,43 @@ export function DeleteMemberDialog({ member, team, onClose }: { member: TeamMemb
         onChange={(e) => setHeir(e.target.value)}
         data-autofocus
       />
+    </ConfirmDialog>
+  );
+}
+
+/** Revokes a member's API token and issues the next one: integrations using the old one must be given the new one. */
+export function ReplaceTokenDialog({ member, onClose }: { member: TeamMember | null; onClose: () => void }) {
+  const rotate = useRotateToken();
+  const { announce } = useStatus();
+  if (!member) return null;
+  return (
+    <ConfirmDialog
+      open
+      title={`Replace the API token of ${memberName(member)}?`}
+      confirmLabel="Replace token"
+      busy={rotate.isPending}
+      error={rotate.error}
+      onCancel={() => {
+        rotate.reset();
+        onClose();
+      }}
+      onConfirm={() =>
+        rotate.mutate(
+          { id: member.user_id },
+          {
+            onSuccess: () => {
+              announce(`The API token of ${memberName(member)} was replaced; the old one no longer works`);
+              rotate.reset();
+              onClose();
+            },
+          },
+        )
+      }
+    >
+      <p>
+        Their current token stops working at once, on every server. Integrations that use it must be given the new one, which they read from
+        the member record (<code>oauth.bearer_token</code>) with a token of the team.
+      </p>
     </ConfirmDialog>
   );
 }

@@ -11,7 +11,8 @@ import { useStatus } from '../../components/ui/status-message';
 import { errorMessage } from '../../lib/api-client';
 import { formatCount } from '../../lib/format';
 import { useSession } from '../auth/use-session';
-import { DeleteMemberDialog, MoveMemberDialog } from './member-change-dialogs';
+import { DeleteMemberDialog, MoveMemberDialog, ReplaceTokenDialog } from './member-change-dialogs';
+import { PasswordDialog } from './password-dialog';
 import { EditMemberDialog, NewMemberDialog } from './member-form-dialog';
 import { buildTree, ROLE_LABELS, type MemberNode } from './member-tree';
 
@@ -55,6 +56,8 @@ export function MembersScreen() {
   const [editing, setEditing] = useState<string | null>(null);
   const [moving, setMoving] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<string | null>(null);
+  const [settingPassword, setSettingPassword] = useState<TeamMember | null>(null);
+  const [replacingToken, setReplacingToken] = useState<TeamMember | null>(null);
   const isVendor = me?.role === 'vendor';
   const members = team.data ?? [];
   /* Dialogs read the member from the team, which opening one reads again: counts and places are current. */
@@ -75,11 +78,20 @@ export function MembersScreen() {
       { onSuccess: () => announce(`${memberName(m)} is now a ${role === 'manager' ? 'manager' : 'rep'}`) },
     );
 
+  const access = (m: TeamMember): MenuItem[] => [
+    { label: 'Set a new password…', onSelect: () => setSettingPassword(m) },
+    { label: 'Replace API token…', onSelect: () => setReplacingToken(m) },
+  ];
   const actionsFor = (m: TeamMember): MenuItem[] => {
-    if (m.role === 'vendor') return [{ label: 'Edit details…', onSelect: edit(m) }];
+    if (m.role === 'vendor')
+      return [
+        { label: 'Edit details…', onSelect: edit(m) },
+        { label: 'Replace API token…', onSelect: () => setReplacingToken(m) },
+      ];
     const hasTeam = members.some((x) => x.manager_id === m.user_id);
     return [
       { label: 'Edit details…', onSelect: edit(m) },
+      ...access(m),
       { label: 'Move to another manager…', onSelect: move(m) },
       m.role === 'manager'
         ? {
@@ -139,6 +151,15 @@ export function MembersScreen() {
       <EditMemberDialog member={memberOf(editing)} onClose={() => setEditing(null)} />
       <MoveMemberDialog member={memberOf(moving)} team={members} onClose={() => setMoving(null)} />
       <DeleteMemberDialog member={memberOf(deleting)} team={members} onClose={() => setDeleting(null)} />
+      {settingPassword && (
+        <PasswordDialog
+          memberId={settingPassword.user_id}
+          memberName={memberName(settingPassword)}
+          own={false}
+          onClose={() => setSettingPassword(null)}
+        />
+      )}
+      <ReplaceTokenDialog member={replacingToken} onClose={() => setReplacingToken(null)} />
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
+import { useSearchParamsQueued } from '../../lib/use-search-params-queued';
 import { trashQueryOptions } from '../../api/trash';
 import { Checkbox } from '../../components/ui/checkbox';
 import { EmptyState } from '../../components/ui/empty-state';
@@ -17,7 +18,7 @@ const PAGE_SIZES = [10, 25, 50, 100];
 
 /** Contacts in the trash, newest change first: restore them or delete them for good. */
 export function TrashScreen() {
-  const [searchParams, setSearchParams] = useSearchParams();
+  const [searchParams, setSearchParams] = useSearchParamsQueued();
   const page = Math.max(1, Number(searchParams.get('page')) || 1);
   const sizeParam = Number(searchParams.get('page_size'));
   const pageSize = PAGE_SIZES.includes(sizeParam) ? sizeParam : 25;

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { Fragment, useState } from 'react';
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router';
 import type { DialSessionRecord } from '../../../server/contracts/dial-sessions';
 import { sessionsQueryOptions, type DayRange } from '../../api/usage';
 import { Button } from '../../components/ui/button';
@@ -8,24 +9,34 @@ import { ErrorState } from '../../components/ui/error-state';
 import { Spinner } from '../../components/ui/spinner';
 import { errorMessage } from '../../lib/api-client';
 import { formatDateTime } from '../../lib/format';
-import { SessionCalls } from './session-calls';
+import { useDrillDown } from './drill-down';
 
 type Props = {
   range: DayRange;
+  /** One member's sessions (the drill-down), or the team's. */
+  memberId: string | null;
   /** Member names by id, for the Member column. */
   names: Map<string, string>;
-  /** A rep's own sessions need no Member column. */
+  /** A rep's own sessions, or one member's, need no Member column. */
   showMember: boolean;
 };
 
 const endedOf = (s: DialSessionRecord) =>
   s.status === 'ended' ? formatDateTime(s.end_when) : s.status === 'active' ? 'In progress' : 'Not started';
 
-/** The team's dial sessions made in the days shown, newest first, each with its calls on demand. */
-export function SessionsPanel({ range, names, showMember }: Props) {
+/** "Session of Nov 20, 2026, 3:00 PM" (or of its number, before it started). */
+export const sessionTitle = (s: Pick<DialSessionRecord, 'dialsession_id' | 'start_when'>) =>
+  `Session ${s.start_when ? `of ${formatDateTime(s.start_when)}` : s.dialsession_id}`;
+
+/** Clicks anywhere on a row follow its link; keyboards and screen readers use the link itself. */
+const fromOwnControl = (target: EventTarget) => target instanceof Element && target.closest('a, button') !== null;
+
+/** The dial sessions made in the days shown, newest first; each opens its calls (the drill-down's next step). */
+export function SessionsPanel({ range, memberId, names, showMember }: Props) {
   const [page, setPage] = useState(1);
-  const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
-  const query = useQuery(sessionsQueryOptions(range, page));
+  const query = useQuery(sessionsQueryOptions(range, memberId, page));
+  const { linkTo } = useDrillDown();
+  const navigate = useNavigate();
 
   if (query.isPending)
     return (
@@ -49,32 +60,21 @@ export function SessionsPanel({ range, names, showMember }: Props) {
   if (!sessions.length)
     return <EmptyState title="No dial sessions in these days">Sessions started from the contacts list appear here.</EmptyState>;
 
-  const toggle = (id: string) =>
-    setOpen((current) => {
-      const next = new Set(current);
-      if (!next.delete(id)) next.add(id);
-      return next;
-    });
-  const columnCount = showMember ? 6 : 5;
-
   return (
     <div className="flex flex-col" aria-busy={query.isPlaceholderData}>
-      <div className="overflow-x-auto">
+      <div className="relative overflow-x-auto">
         <table className="w-full border-collapse text-sm">
           <caption className="sr-only">Dial sessions in these days, newest first</caption>
           <thead className="bg-zinc-50 text-xs font-semibold tracking-wide text-zinc-600 uppercase">
             <tr className="border-y border-zinc-200">
               <th scope="col" className="px-3 py-2 text-left">
-                <span className="sr-only">Calls</span>
+                Session
               </th>
               {showMember && (
                 <th scope="col" className="px-3 py-2 text-left">
                   Member
                 </th>
               )}
-              <th scope="col" className="px-3 py-2 text-left">
-                Started
-              </th>
               <th scope="col" className="px-3 py-2 text-left">
                 Ended
               </th>
@@ -89,45 +89,24 @@ export function SessionsPanel({ range, names, showMember }: Props) {
           <tbody className="divide-y divide-zinc-100">
             {sessions.map((s) => {
               const member = names.get(s.member_id) ?? `Member ${s.member_id}`;
-              const label = `${showMember ? `${member}'s session` : 'Session'} ${s.start_when ? `of ${formatDateTime(s.start_when)}` : s.dialsession_id}`;
-              const expanded = open.has(s.dialsession_id);
-              const panelId = `session-calls-${s.dialsession_id}`;
+              const to = linkTo({ memberId: s.member_id, sessionId: s.dialsession_id });
               return (
-                <Fragment key={s.dialsession_id}>
-                  <tr className={expanded ? 'bg-indigo-50/40' : 'hover:bg-zinc-50'}>
-                    <td className="px-3 py-2">
-                      <Button
-                        size="sm"
-                        variant="ghost"
-                        aria-expanded={expanded}
-                        aria-controls={expanded ? panelId : undefined}
-                        onClick={() => toggle(s.dialsession_id)}
-                      >
-                        <span aria-hidden="true" className={`inline-block transition-transform ${expanded ? 'rotate-90' : ''}`}>
-                          ▸
-                        </span>
-                        {expanded ? 'Hide calls' : 'Show calls'}
-                        <span className="sr-only"> of {label}</span>
-                      </Button>
-                    </td>
-                    {showMember && (
-                      <th scope="row" className="px-3 py-2 text-left font-medium whitespace-nowrap text-zinc-900">
-                        {member}
-                      </th>
-                    )}
-                    <td className="px-3 py-2 whitespace-nowrap text-zinc-700">{formatDateTime(s.start_when, 'Not started')}</td>
-                    <td className="px-3 py-2 whitespace-nowrap text-zinc-700">{endedOf(s)}</td>
-                    <td className="px-3 py-2 text-right text-zinc-700 tabular-nums">{s.contact_count.toLocaleString()}</td>
-                    <td className="px-3 py-2 text-right text-zinc-700 tabular-nums">{s.call_count.toLocaleString()}</td>
-                  </tr>
-                  {expanded && (
-                    <tr id={panelId}>
-                      <td colSpan={columnCount} className="bg-zinc-50 px-3 py-3">
-                        <SessionCalls sessionId={s.dialsession_id} label={`Calls of ${label}`} />
-                      </td>
-                    </tr>
-                  )}
-                </Fragment>
+                <tr
+                  key={s.dialsession_id}
+                  className="cursor-pointer hover:bg-zinc-50"
+                  onClick={(e) => !fromOwnControl(e.target) && void navigate(to)}
+                >
+                  <th scope="row" className="px-3 py-2 text-left font-medium whitespace-nowrap">
+                    <Link to={to} className="text-indigo-700 underline-offset-2 hover:underline focus-visible:underline">
+                      {formatDateTime(s.start_when, 'Not started')}
+                      <span className="sr-only">{showMember ? `, ${member}'s session` : ', session'}</span>
+                    </Link>
+                  </th>
+                  {showMember && <td className="px-3 py-2 whitespace-nowrap text-zinc-900">{member}</td>}
+                  <td className="px-3 py-2 whitespace-nowrap text-zinc-700">{endedOf(s)}</td>
+                  <td className="px-3 py-2 text-right text-zinc-700 tabular-nums">{s.contact_count.toLocaleString()}</td>
+                  <td className="px-3 py-2 text-right text-zinc-700 tabular-nums">{s.call_count.toLocaleString()}</td>
+                </tr>
               );
             })}
           </tbody>

@@ -1,15 +1,24 @@
 import { useQuery } from '@tanstack/react-query';
+import type { To } from 'react-router';
 import { teamMembersQueryOptions, usageQueryOptions, type DayRange } from '../../api/usage';
 import { EmptyState } from '../../components/ui/empty-state';
 import { ErrorState } from '../../components/ui/error-state';
 import { Spinner } from '../../components/ui/spinner';
 import { errorMessage } from '../../lib/api-client';
-import { UsageChart } from './usage-chart';
+import { OutcomesChart } from './outcomes-chart';
+import { TrendChart } from './trend-chart';
 import { describeRange } from './usage-range';
 import { formatMinutes, formatNumber, formatRate, totalsOf, usageRows, type UsageRow } from './usage-rows';
 import { UsageTable } from './usage-table';
 
-type Props = { range: DayRange; rep: boolean };
+type Props = {
+  range: DayRange;
+  rep: boolean;
+  /** One member's figures (the drill-down), or the team's with a row per member. */
+  member: { id: string; name: string } | null;
+  /** Where a member's row leads. */
+  linkOf: (row: UsageRow) => To | null;
+};
 
 function Summary({ totals, label }: { totals: UsageRow; label: string }) {
   const items = [
@@ -31,8 +40,8 @@ function Summary({ totals, label }: { totals: UsageRow; label: string }) {
   );
 }
 
-/** The figures of the days shown: a summary, the table per member and the chart, or why there are none. */
-export function UsageFigures({ range, rep }: Props) {
+/** The figures of the days shown: a summary, the trend and outcome charts and the table per member, or why there are none. */
+export function UsageFigures({ range, rep, member, linkOf }: Props) {
   const figures = useQuery(usageQueryOptions(range));
   const members = useQuery(teamMembersQueryOptions());
   const days = describeRange(range);
@@ -61,15 +70,15 @@ export function UsageFigures({ range, rep }: Props) {
     );
   }
 
-  const rows = usageRows(figures.data, members.data);
+  const rows = usageRows(figures.data, members.data).filter((r) => !member || r.id === member.id);
   const totals = totalsOf(rows);
   const refreshing = figures.isPlaceholderData;
+  const who = member ? `${member.name} made no calls` : rep ? 'You made no calls' : 'No one made a call';
   if (totals.calls === 0 && !refreshing) {
     return (
       <section aria-label="Figures" className="rounded-lg border border-zinc-200 bg-white shadow-sm">
         <EmptyState title="No calls in these days">
-          {rep ? 'You made no calls' : 'No one made a call'} in these days ({days}). Choose other days, or start a dial session from the
-          contacts list.
+          {who} in these days ({days}). Choose other days, or start a dial session from the contacts list.
         </EmptyState>
       </section>
     );
@@ -81,13 +90,25 @@ export function UsageFigures({ range, rep }: Props) {
       aria-busy={refreshing}
       className={`flex flex-col gap-4 transition-opacity ${refreshing ? 'opacity-70' : ''}`}
     >
-      <Summary totals={totals} label={rep ? 'Your totals' : 'Team totals'} />
-      <div className="overflow-hidden rounded-lg border border-zinc-200 bg-white shadow-sm">
-        <UsageTable rows={rows} showTotals={!rep && rows.length > 1} caption={`${rep ? 'Your figures' : 'Figures per member'}, ${days}`} />
+      <Summary totals={totals} label={member ? `${member.name}'s totals` : rep ? 'Your totals' : 'Team totals'} />
+      <div className="grid min-w-0 grid-cols-1 gap-4 lg:grid-cols-2">
+        <div className="min-w-0 rounded-lg border border-zinc-200 bg-white shadow-sm">
+          <TrendChart range={range} memberId={member?.id ?? null} />
+        </div>
+        <div className="min-w-0 rounded-lg border border-zinc-200 bg-white shadow-sm">
+          <OutcomesChart range={range} memberId={member?.id ?? null} />
+        </div>
       </div>
-      <div className="rounded-lg border border-zinc-200 bg-white shadow-sm">
-        <UsageChart rows={rows} />
-      </div>
+      {!member && (
+        <div className="overflow-hidden rounded-lg border border-zinc-200 bg-white shadow-sm">
+          <UsageTable
+            rows={rows}
+            linkOf={linkOf}
+            showTotals={!rep && rows.length > 1}
+            caption={`${rep ? 'Your figures' : 'Figures per member'}, ${days}`}
+          />
+        </div>
+      )}
     </section>
   );
 }

@@ -7,6 +7,7 @@ import {
   type SortingState,
 } from '@tanstack/react-table';
 import { useState } from 'react';
+import { Link, useNavigate, type To } from 'react-router';
 import { formatMinutes, formatNumber, formatRate, totalsOf, type UsageRow } from './usage-rows';
 
 const column = createColumnHelper<UsageRow>();
@@ -47,10 +48,20 @@ function SortMark({ direction }: { direction: false | 'asc' | 'desc' }) {
   );
 }
 
-type Props = { rows: UsageRow[]; caption: string; showTotals: boolean };
+type Props = {
+  rows: UsageRow[];
+  caption: string;
+  showTotals: boolean;
+  /** Where a member's row leads (its sessions: the drill-down), or null for a row that leads nowhere. */
+  linkOf: (row: UsageRow) => To | null;
+};
 
-/** The figures per member, sorted in the browser by any column; totals stay last whatever the order. */
-export function UsageTable({ rows, caption, showTotals }: Props) {
+/** Clicks anywhere on a row follow its link; keyboards and screen readers use the link itself. */
+const fromOwnControl = (target: EventTarget) => target instanceof Element && target.closest('a, button') !== null;
+
+/** The figures per member, sorted in the browser by any column; totals stay last whatever the order. Each row opens its member. */
+export function UsageTable({ rows, caption, showTotals, linkOf }: Props) {
+  const navigate = useNavigate();
   const [sorting, setSorting] = useState<SortingState>([]);
   const table = useReactTable({
     data: rows,
@@ -100,21 +111,34 @@ export function UsageTable({ rows, caption, showTotals }: Props) {
             ))}
           </thead>
           <tbody className="divide-y divide-zinc-100">
-            {table.getRowModel().rows.map((row) => (
-              <tr key={row.id} className="hover:bg-zinc-50">
-                {row.getVisibleCells().map((cell) =>
-                  cell.column.id === 'name' ? (
-                    <th key={cell.id} scope="row" className="px-3 py-2.5 text-left font-medium whitespace-nowrap text-zinc-900">
-                      {row.original.name}
-                    </th>
-                  ) : (
-                    <td key={cell.id} className="px-3 py-2.5 text-right text-zinc-700 tabular-nums">
-                      {flexRender(cell.column.columnDef.cell, cell.getContext())}
-                    </td>
-                  ),
-                )}
-              </tr>
-            ))}
+            {table.getRowModel().rows.map((row) => {
+              const to = linkOf(row.original);
+              return (
+                <tr
+                  key={row.id}
+                  className={to ? 'cursor-pointer hover:bg-zinc-50' : ''}
+                  onClick={(e) => to && !fromOwnControl(e.target) && void navigate(to)}
+                >
+                  {row.getVisibleCells().map((cell) =>
+                    cell.column.id === 'name' ? (
+                      <th key={cell.id} scope="row" className="px-3 py-2.5 text-left font-medium whitespace-nowrap text-zinc-900">
+                        {to ? (
+                          <Link to={to} className="text-indigo-700 underline-offset-2 hover:underline focus-visible:underline">
+                            {row.original.name}
+                          </Link>
+                        ) : (
+                          row.original.name
+                        )}
+                      </th>
+                    ) : (
+                      <td key={cell.id} className="px-3 py-2.5 text-right text-zinc-700 tabular-nums">
+                        {flexRender(cell.column.columnDef.cell, cell.getContext())}
+                      </td>
+                    ),
+                  )}
+                </tr>
+              );
+            })}
           </tbody>
           {showTotals && (
             <tfoot className="border-t-2 border-zinc-200 bg-zinc-50 font-semibold">

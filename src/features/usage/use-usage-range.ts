@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useMemo } from 'react';
-import { useSearchParams } from 'react-router';
+import { useSearchParamsQueued } from '../../lib/use-search-params-queued';
 import { clockQueryOptions, type DayRange } from '../../api/usage';
 import { browserToday, defaultRange, isDay, rangeProblem } from './usage-range';
 
@@ -10,7 +10,7 @@ import { browserToday, defaultRange, isDay, rangeProblem } from './usage-range';
  * server's clock cannot be read. `range` is undefined while that today is still on its way, and so is `today`.
  */
 export function useUsageRange() {
-  const [searchParams, setSearchParams] = useSearchParams();
+  const [searchParams, setSearchParams] = useSearchParamsQueued();
   const clock = useQuery(clockQueryOptions());
   const today = clock.data?.today ?? (clock.isError ? browserToday() : undefined);
 

@@ -1,0 +1,5 @@
+import { CallsScreen } from '../../features/calls/calls-screen';
+
+export function CallsRoute() {
+  return <CallsScreen />;
+}

@@ -1,0 +1,73 @@
+import { useQuery } from '@tanstack/react-query';
+import { dialSettingsQueryOptions, libraryMessagesQueryOptions } from '../../api/dial-settings';
+import { ErrorState } from '../../components/ui/error-state';
+import { PageHeader, Section } from '../../components/ui/section';
+import { Spinner } from '../../components/ui/spinner';
+import { errorMessage } from '../../lib/api-client';
+import type { DialSettingsRecord } from '../../../server/contracts/dial-settings';
+import { useSession } from '../auth/use-session';
+import { VoicemailLibrarySection } from '../voicemails/voicemail-library';
+import { CallbackSecretSection } from './callback-secret';
+import { SettingsFormView } from './settings-form';
+
+/**
+ * /settings: the member's dial settings; the organisation's recording settings and callback secret for the vendor;
+ * the voicemail library.
+ */
+export function SettingsScreen() {
+  const { member } = useSession();
+  const settings = useQuery(dialSettingsQueryOptions());
+  const library = useQuery(libraryMessagesQueryOptions());
+  const vendor = member?.role === 'vendor';
+
+  let body;
+  if (settings.isPending || library.isPending) {
+    body = (
+      <div className="flex justify-center py-10" aria-busy="true">
+        <Spinner label="Loading settings…" />
+      </div>
+    );
+  } else if (settings.isError || library.isError) {
+    const retry = () => void Promise.all([settings.refetch(), library.refetch()]);
+    body = (
+      <ErrorState
+        title="The settings could not be loaded"
+        message={errorMessage(settings.error ?? library.error)}
+        onRetry={retry}
+        retrying={settings.isFetching || library.isFetching}
+      />
+    );
+  } else {
+    body = (
+      <>
+        <SettingsFormView settings={settings.data} messages={library.data} vendor={vendor} />
+        {!vendor && <RecordingReadOnly settings={settings.data} />}
+        {vendor && settings.data.callback_secret !== undefined && <CallbackSecretSection secret={settings.data.callback_secret} />}
+      </>
+    );
+  }
+
+  return (
+    <div className="mx-auto w-full max-w-3xl space-y-4 px-4 py-6 sm:px-6">
+      <PageHeader title="Settings" description="How your calls are dialed, and what is sent after each one." />
+      {body}
+      {/* The library loads on its own: recording a greeting does not wait for the dial settings. */}
+      <VoicemailLibrarySection />
+    </div>
+  );
+}
+
+/** What everyone may know about recording, and who may change it. */
+function RecordingReadOnly({ settings }: { settings: DialSettingsRecord }) {
+  const days = Number(settings.recording_retention_days);
+  return (
+    <Section title="Recording">
+      <p className="text-sm text-zinc-700">
+        {settings.record_calls === '1'
+          ? `Answered calls are recorded and transcribed. Recordings and transcripts are kept for ${days} day${days === 1 ? '' : 's'}.`
+          : 'Calls are not recorded.'}
+      </p>
+      <p className="mt-1 text-sm text-zinc-500">Only your organisation's vendor account can change this.</p>
+    </Section>
+  );
+}
