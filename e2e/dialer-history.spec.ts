@@ -77,6 +77,9 @@ test('a second session asks first: cancel changes nothing, resume goes back, or 
   // The grid's launcher asks the same before it makes anything; Cancel leaves things as they were.
   await page.goto('/contacts');
   await page.getByRole('searchbox', { name: 'Search contacts' }).fill('Running');
+  // The member's two contacts are the whole list before the search lands too: wait for the search itself, or the
+  // selection made now is cleared when it lands (a new filter starts a new selection).
+  await expect(page).toHaveURL(/search=Running/);
   const grid = page.getByRole('grid');
   await expect(grid.getByRole('row')).toHaveCount(3);
   await grid.getByRole('checkbox', { name: /Select Ben Running/ }).check();
@@ -241,6 +244,7 @@ test('the contact page calls through Ringbook and lists the call; a phone number
   // The grid's phone number: the primary one, called through a session of its own.
   await page.goto('/contacts');
   await page.getByRole('searchbox', { name: 'Search contacts' }).fill(`Caller${run}`);
+  await expect(page).toHaveURL(new RegExp(`search=Caller${run}`));
   const grid = page.getByRole('grid');
   await expect(grid.getByRole('row')).toHaveCount(2);
   await grid.getByRole('button', { name: 'Call (312) 472-0340' }).click();
