@@ -1,7 +1,9 @@
-import { Kysely, PostgresDialect, type PostgresPool } from 'kysely';
+import crypto from 'node:crypto';
+import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import pg from 'pg';
 import { closeBatch, dropBatch, openBatch } from './batch-end.js';
 import { CommitUncertain, isPostgresUnavailable, StoreUnreachable } from './dialect.js';
+import { preparedTexts } from './prepared.js';
 import type { Database } from './schema.js';
 
 /*
@@ -54,7 +56,7 @@ export function openPostgres(url: string, options: PostgresOptions = {}) {
   pool.on('connect', (client) => client.on('error', () => {}));
   // Whatever stops a connection being had (refused, starting up, not accepting connections, the time-out) is one kind.
   const connections: PostgresPool = {
-    connect: () => pool.connect().catch((error: unknown) => Promise.reject(new StoreUnreachable(error))),
+    connect: () => pool.connect().then(namingPreparedStatements, (error: unknown) => Promise.reject(new StoreUnreachable(error))),
     end: () => pool.end(),
   };
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: connections }) });
@@ -90,6 +92,30 @@ export function openPostgres(url: string, options: PostgresOptions = {}) {
     },
     close: () => db.destroy(),
   };
+}
+
+/**
+ * The prepared queries' SQL (prepared.ts) runs as named statements: each connection parses and plans one once and
+ * then only binds and executes it (an unnamed statement is parsed and planned at every execution). Other SQL (one-off
+ * statements, migrations, DDL) stays unnamed, so what a connection keeps is bounded by the prepared queries' shapes.
+ */
+function namingPreparedStatements(client: pg.PoolClient): PostgresPoolClient {
+  const query = (textOrCursor: unknown, values?: readonly unknown[]) =>
+    typeof textOrCursor === 'string' && preparedTexts.has(textOrCursor)
+      ? client.query({ name: statementName(textOrCursor), text: textOrCursor, values: values as unknown[] })
+      : client.query(textOrCursor as string, values as unknown[]);
+  return { query: query as unknown as PostgresPoolClient['query'], release: () => client.release() };
+}
+
+const statementNames = new Map<string, string>();
+
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (!name) {
+    name = `rb_${crypto.createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
+    statementNames.set(text, name);
+  }
+  return name;
 }
 
 export const isPostgresUrl = (url: string) => /^postgres(ql)?:\/\//.test(url);

@@ -44,6 +44,13 @@ type Template = { compiled: CompiledQuery; sources: Source[] };
 const SHAPES_PER_QUERY = 500;
 
 /**
+ * The SQL of every prepared query's shapes: a store that can keep a statement parsed per connection (PostgreSQL's
+ * named statements, postgres-store.ts) does so for these, and only these, so the statements a connection keeps are
+ * bounded by the queries' shapes, not by whatever one-off SQL ran on it.
+ */
+export const preparedTexts = new Set<string>();
+
+/**
  * Prepares a query. The compiled SQL is cached per dialect and shape and shared by every store of the process that
  * speaks that dialect; run it on the reader, or on `tx` inside `store.write`.
  */
@@ -73,6 +80,7 @@ export function prepared<Shape, P extends Params, Row>(
     if (templates.size >= SHAPES_PER_QUERY) templates.clear();
     const template = { compiled, sources };
     templates.set(key, template);
+    preparedTexts.add(compiled.sql);
     return template;
   }
 
