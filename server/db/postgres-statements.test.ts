@@ -1,0 +1,47 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminUrl, onPostgres, postgresDatabase, postgresReachable, type TestDatabase } from '../test/databases.js';
+import { openStore, type Store } from './database.js';
+import { prepared } from './prepared.js';
+
+/*
+ * On PostgreSQL a prepared query (prepared.ts) runs as a named statement, parsed and planned once per connection;
+ * any other SQL stays unnamed, so what a connection keeps is bounded by the prepared queries' shapes.
+ */
+const reachable = onPostgres && (await postgresReachable());
+const why = !onPostgres ? 'runs with TEST_DATABASE=postgres' : `no PostgreSQL answers at ${adminUrl}; set TEST_POSTGRES_URL`;
+
+describe.skipIf(!reachable)(`named statements on PostgreSQL${reachable ? '' : ` (skipped: ${why})`}`, () => {
+  let database: TestDatabase;
+  let store: Store;
+
+  beforeAll(async () => {
+    database = await postgresDatabase();
+    store = await openStore(database.url);
+  });
+  afterAll(async () => {
+    await store?.close();
+    await database?.drop();
+  });
+
+  it('a prepared query is kept by its connection and runs again with new values; other SQL is not kept', async () => {
+    const orgNamed = prepared<null, { name: string }, { name: string }>('org by name (test)', (db, _, p) =>
+      db.selectFrom('organisations').select('name').where('name', '=', p.name),
+    );
+    const kept = await store.write(async (tx) => {
+      await tx
+        .insertInto('organisations')
+        .values(['Alpha', 'Beta'].map((name) => ({ name, created_at: '2026-01-01 00:00:00' })))
+        .execute();
+      expect(await orgNamed(tx, null, { name: 'Alpha' })).toEqual([{ name: 'Alpha' }]);
+      expect(await orgNamed(tx, null, { name: 'Beta' })).toEqual([{ name: 'Beta' }]);
+      expect(await orgNamed(tx, null, { name: 'Gamma' })).toEqual([]);
+      await tx.selectFrom('organisations').select('id').where('name', '=', 'Alpha').execute();
+      // The same connection (the transaction's) lists what it keeps.
+      const { rows } = await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(tx);
+      return rows.map((r) => r.statement);
+    });
+    expect(kept).toHaveLength(1);
+    expect(kept[0]).toMatch(/from "organisations" where "name" = \$1/);
+  });
+});
