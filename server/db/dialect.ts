@@ -7,6 +7,13 @@ import { type Expression, type Kysely, type RawBuilder, sql } from 'kysely';
 
 export const isPostgres = (db: Kysely<any>) => db.getExecutor().adapter.constructor.name.startsWith('Postgres');
 
+/**
+ * Rows a hot count (contact_counts) is spread over: on PostgreSQL concurrent writers to one partition each add to a
+ * stripe of their own, rather than wait in turn for one row's lock until their commits; SQLite's single writer has
+ * nothing to spread.
+ */
+export const countStripes = (db: Kysely<any>) => (isPostgres(db) ? 8 : 1);
+
 /** `(select …)` of the integers of a JSON list parameter, for `in`. */
 export const idsOfJson = (db: Kysely<any>, list: Expression<unknown> | unknown): RawBuilder<number> =>
   isPostgres(db)

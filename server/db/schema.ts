@@ -230,6 +230,8 @@ export type ContactCountsTable = {
   folder_key: number;
   trashed: number;
   archived: number;
+  /** A partition's count may be spread over rows of a few stripes (migration 0022): readers sum them. */
+  stripe: Generated<number>;
   n: number;
 };
 

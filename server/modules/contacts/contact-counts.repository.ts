@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Scope } from '../../auth/access.js';
 import type { Db } from '../../db/database.js';
+import { countStripes } from '../../db/dialect.js';
 import { type Placeholders, prepared } from '../../db/prepared.js';
 import type { Contact } from '../../db/schema.js';
 
@@ -18,7 +19,7 @@ type Change = { contact: Counted; n: number };
 
 const keyOf = (c: Counted) => `${c.owner_id}:${c.folder_id ?? 0}:${c.trashed}:${c.archived}`;
 
-type CountRow = { org_id: number; owner_id: number; folder_key: number; trashed: number; archived: number; n: number };
+type CountRow = { org_id: number; owner_id: number; folder_key: number; trashed: number; archived: number; stripe: number; n: number };
 
 const upsertCounts = (db: Db, rows: CountRow[] | Placeholders<CountRow>[]) =>
   db
@@ -26,12 +27,24 @@ const upsertCounts = (db: Db, rows: CountRow[] | Placeholders<CountRow>[]) =>
     .values(rows as CountRow[])
     .onConflict((oc) =>
       oc
-        .columns(['owner_id', 'folder_key', 'trashed', 'archived'])
+        .columns(['owner_id', 'folder_key', 'trashed', 'archived', 'stripe'])
         .doUpdateSet((eb) => ({ n: eb('contact_counts.n', '+', eb.ref('excluded.n')) })),
     );
 
 /* Prepared: most writes change one partition (each contact a dial session creates, say). */
 const countOne = prepared<null, CountRow, unknown>('count one partition', (db, _, p) => upsertCounts(db, [p]));
+
+const stripes = new WeakMap<object, number>();
+
+/** One stripe per transaction, chosen at random (dialect.ts, countStripes): its changes never wait on each other. */
+function stripeOf(tx: Db): number {
+  let stripe = stripes.get(tx);
+  if (stripe === undefined) {
+    stripe = Math.floor(Math.random() * countStripes(tx));
+    stripes.set(tx, stripe);
+  }
+  return stripe;
+}
 
 /** Adds each change's `n` (negative to take away) to its partition: one upsert for all partitions that change. */
 async function applyChanges(tx: Db, changes: Change[]): Promise<void> {
@@ -49,9 +62,15 @@ async function applyChanges(tx: Db, changes: Change[]): Promise<void> {
       folder_key: c.folder_id ?? 0,
       trashed: c.trashed,
       archived: c.archived,
+      stripe: 0,
       n,
     }));
   if (!rows.length) return;
+  // The transaction's stripe, its rows upserted (and so locked) in the order of their keys: two writers that meet on a
+  // stripe wait for each other as they did for the one row, in one order, not each for a row the other holds.
+  const stripe = stripeOf(tx);
+  for (const row of rows) row.stripe = stripe;
+  rows.sort((a, b) => a.owner_id - b.owner_id || a.folder_key - b.folder_key || a.trashed - b.trashed || a.archived - b.archived);
   if (rows.length === 1) {
     await countOne(tx, null, rows[0]!);
     return;
