@@ -135,7 +135,7 @@ async function main() {
       dir: root,
       databaseUrl: cluster.url('ringbook'),
       secretKey: crypto.randomBytes(32).toString('base64'),
-      remove: () => {},
+      remove: async () => {},
     };
     const vendor = await vendorIn(folder, 'faults', 'a long password for faults');
     const token = personalToken(Buffer.from(folder.secretKey, 'utf8'), vendor);

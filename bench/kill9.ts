@@ -168,7 +168,7 @@ async function main() {
     if (servers.current) await servers.current.stop('SIGTERM');
     await receiver.close();
     await reader?.close();
-    folder.remove();
+    await folder.remove();
   }
 }
 

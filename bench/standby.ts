@@ -111,7 +111,7 @@ async function main() {
       dir: root,
       databaseUrl: primary.url('ringbook'),
       secretKey: crypto.randomBytes(32).toString('base64'),
-      remove: () => {},
+      remove: async () => {},
     };
     const member = await vendorIn(folder, USERNAME, PASSWORD);
     const env = { WORKERS: '2', LOG_LEVEL: 'error', TRANSCRIBER: 'none' };

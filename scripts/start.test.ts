@@ -15,7 +15,7 @@ let group: number | undefined;
 beforeAll(() => ensureWebBuild(), 180_000);
 afterEach(async () => {
   if (group) await run('pkill', ['-KILL', '-g', String(group)]).catch(() => undefined);
-  folder?.remove();
+  await folder?.remove();
   group = undefined;
 });
 

@@ -13,7 +13,7 @@ const folder = () => {
   folders.push(f);
   return f;
 };
-afterAll(() => folders.forEach((f) => f.remove()));
+afterAll(() => Promise.all(folders.map((f) => f.remove())));
 
 const start = (f: StoreFolder, env: Record<string, string>) =>
   run(process.execPath, ['--import', 'tsx', 'server/index.ts'], {

@@ -28,7 +28,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await server?.stop('SIGKILL').catch(() => undefined);
-  folder?.remove();
+  await folder?.remove();
 });
 
 const alive = async (group: number) =>

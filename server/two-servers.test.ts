@@ -1,12 +1,10 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SIGN_IN_LIMITS } from './auth/login-throttle.js';
 import { personalToken } from './auth/tokens.js';
-import { onPostgres, type TestDatabase, testDatabase } from './test/databases.js';
+import { onPostgres } from './test/databases.js';
 import { freePort, freshRequest, type ServerProcess, startServerProcess, type StoreFolder, vendorIn } from './test/process.js';
+import { testStoreFolder } from './test/process-store.js';
 import { type Receiver, startReceiver } from './test/receiver.js';
 import { openStream, type SseEvent, type SseStream } from './test/sse.js';
 
@@ -19,7 +17,6 @@ import { openStream, type SseEvent, type SseStream } from './test/sse.js';
  * 0.02 is under a second, less than a carrier event can take on a loaded machine.
  */
 describe.runIf(onPostgres)('two servers on one PostgreSQL', () => {
-  let database: TestDatabase;
   let folder: StoreFolder;
   let receiver: Receiver;
   let one: ServerProcess;
@@ -32,14 +29,7 @@ describe.runIf(onPostgres)('two servers on one PostgreSQL', () => {
   const afternoon = () => new Date(Date.parse('2026-11-23T18:00:00Z') + Date.now() - realStart).toISOString();
 
   beforeAll(async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ringbook-two-'));
-    database = await testDatabase(dir);
-    folder = {
-      dir,
-      databaseUrl: database.url,
-      secretKey: crypto.randomBytes(32).toString('base64'),
-      remove: () => fs.rmSync(dir, { recursive: true, force: true }),
-    };
+    folder = await testStoreFolder();
     const vendor = await vendorIn(folder, username, password);
     token = personalToken(Buffer.from(folder.secretKey, 'utf8'), vendor);
     receiver = await startReceiver();
@@ -50,7 +40,6 @@ describe.runIf(onPostgres)('two servers on one PostgreSQL', () => {
       CARRIER_TIME_SCALE: '0.25',
       CALLBACK_ALLOWED_HOSTS: '127.0.0.1',
       EVENT_POLL_SECONDS: '3600',
-      DATA_DIR: dir,
       TRANSCRIBER: 'none',
       LOG_LEVEL: 'error',
     };
@@ -60,8 +49,7 @@ describe.runIf(onPostgres)('two servers on one PostgreSQL', () => {
   afterAll(async () => {
     await Promise.all([one?.stop('SIGKILL'), two?.stop('SIGKILL')]);
     await receiver?.close();
-    await database?.drop();
-    folder?.remove();
+    await folder?.remove();
   });
 
   /** A request to one server or the other, on a connection of its own. */

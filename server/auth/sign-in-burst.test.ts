@@ -1,19 +1,23 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type ServerProcess, startServerProcess, type StoreFolder, storeFolder, vendorIn } from '../test/process.js';
+import { type ServerProcess, startServerProcess, type StoreFolder, vendorIn } from '../test/process.js';
+import { testStoreFolder } from '../test/process-store.js';
 import { SIGN_IN_LIMITS } from './login-throttle.js';
 
-/* Finding 1 of the defences issue: attempts are counted before the password is checked, across processes. */
+/*
+ * Finding 1 of the defences issue: attempts are counted before the password is checked, across processes, on the test
+ * store (TEST_DATABASE=postgres: the two workers count in one PostgreSQL database, each with its own pool).
+ */
 let folder: StoreFolder;
 let server: ServerProcess;
 
 beforeAll(async () => {
-  folder = storeFolder();
+  folder = await testStoreFolder();
   await vendorIn(folder, 'burst-target', 'the right password');
   server = await startServerProcess(folder, { WORKERS: '2' });
 }, 60_000);
 afterAll(async () => {
   await server?.stop('SIGKILL');
-  folder?.remove();
+  await folder?.remove();
 });
 
 const signIn = (password: string) =>

@@ -116,7 +116,7 @@ describe.each([2, 4])('with %i worker processes and one carrier', (workers) => {
   }, 90_000);
   afterAll(async () => {
     await s?.server.stop('SIGKILL');
-    s?.folder.remove();
+    await s?.folder.remove();
   });
 
   it('drops voicemails at once, whichever process each request lands on, and records the real durations', async () => {
@@ -164,7 +164,7 @@ describe('a worker killed with kill -9 mid-call', () => {
   }, 90_000);
   afterAll(async () => {
     await s?.server.stop('SIGKILL');
-    s?.folder.remove();
+    await s?.folder.remove();
   });
 
   it('loses nothing: the call goes on at the carrier, and the session goes on with the processes left', async () => {

@@ -8,6 +8,7 @@ import { MAX_STREAMS_PER_MEMBER } from '../auth/open-streams.js';
 import { createHttpServer } from '../lib/http-server.js';
 import { caller, type Caller, serverWithTeam, TEST_PASSWORD, type Team, type TestServer } from './harness.js';
 import { type ServerProcess, startServerProcess, type StoreFolder, storeFolder, vendorIn } from './process.js';
+import { testStoreFolder } from './process-store.js';
 import { personalToken } from '../auth/tokens.js';
 
 /* Issue 19, the second probe: findings 4, 5, 6, 10 and 12, each through the real app. */
@@ -69,19 +70,20 @@ describe('finding 6: ending a session ends its streams', () => {
   });
 });
 
+/* What tells the other process is the store (each checks its streams' credentials there), so they run on the test store. */
 describe('finding 6, with two server processes: a session or token that ends elsewhere ends the streams here', () => {
   let folder: StoreFolder;
   let two: ServerProcess;
   let vendorToken: string;
   beforeAll(async () => {
-    folder = storeFolder();
+    folder = await testStoreFolder();
     const vendor = await vendorIn(folder, `streams${process.pid}`, TEST_PASSWORD);
     vendorToken = personalToken(Buffer.from(folder.secretKey, 'utf8'), vendor);
     two = await startServerProcess(folder, { WORKERS: '2' });
   }, 60_000);
   afterAll(async () => {
     await two?.stop('SIGKILL');
-    folder?.remove();
+    await folder?.remove();
   });
 
   /** A fresh connection per request, so requests land on either process. */
@@ -166,7 +168,7 @@ describe('finding 4: clients that never read', () => {
   }, 60_000);
   afterAll(async () => {
     await slow?.stop('SIGKILL');
-    folder?.remove();
+    await folder?.remove();
   });
 
   it('gives back the slot of a connection cut off with 408 even if the client never reads nor closes', async () => {

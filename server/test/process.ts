@@ -20,15 +20,21 @@ export type ServerProcess = {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 };
 
-export type StoreFolder = { dir: string; databaseUrl: string; secretKey: string; remove(): void };
+/** `dir` is the server's DATA_DIR (recordings, the carrier's files); `remove` deletes it and the store. */
+export type StoreFolder = { dir: string; databaseUrl: string; secretKey: string; remove(): Promise<void> };
 
+/*
+ * A SQLite store in the folder, whatever TEST_DATABASE says: most process tests are about processes, not the store.
+ * A test whose point is the store asks for the test store instead (`testStoreFolder()` in test/process-store.ts, kept
+ * apart so that only the files importing it run in the PostgreSQL part of `npm test`).
+ */
 export function storeFolder(): StoreFolder {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ringbook-process-'));
   return {
     dir,
     databaseUrl: `sqlite:${path.join(dir, 'store.db')}`,
     secretKey: crypto.randomBytes(32).toString('base64'),
-    remove: () => fs.rmSync(dir, { recursive: true, force: true }),
+    remove: async () => fs.rmSync(dir, { recursive: true, force: true }),
   };
 }
 
@@ -63,6 +69,8 @@ export async function startServerProcess(folder: StoreFolder, env: Record<string
       HOST: '127.0.0.1',
       DATABASE_URL: folder.databaseUrl,
       SECRET_KEY: folder.secretKey,
+      // The folder of a SQLite store already; a PostgreSQL one would default to ./data in the checkout.
+      DATA_DIR: folder.dir,
       DEMO_DATA: '0',
       LOG_LEVEL: 'warn',
       ...env,

@@ -1,10 +1,8 @@
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../app.js';
-import { createHttpServer } from '../../lib/http-server.js';
-import { createContext } from '../../context.js';
 import type { Member } from '../../db/schema.js';
 import { type Caller, caller, serverWithTeam, type Team, type TestServer } from '../../test/harness.js';
+import { type ServerProcess, startServerProcess, type StoreFolder } from '../../test/process.js';
+import { folderOn } from '../../test/process-store.js';
 import { recordRows } from './contact-records.repository.js';
 import { presentContacts } from './contacts.service.js';
 import { RecordCache } from '../../lib/record-cache.js';
@@ -44,31 +42,34 @@ describe('RecordCache', () => {
 
 /*
  * Lists and GET /contacts/{id} serve records from the record cache. After each kind of write, every record a
- * list or a GET shows must equal one built afresh from the store. The reads run on one app and the writes on a
- * second app over the same store, with its own cache, as two server processes would: nothing but the versions
- * in the store can tell the first app that a record changed.
+ * list or a GET shows must equal one built afresh from the store. The reads run on the test's server and the writes
+ * on a server process of their own on the same store (the test store: a PostgreSQL database with
+ * TEST_DATABASE=postgres), with its own pool and cache: nothing but the versions in the store can tell the reader that
+ * a record changed.
  */
 let server: TestServer;
 let team: Team;
 let reader: (member: Member) => Caller;
 let writer: (member: Member) => Caller;
-let closeWriter: () => Promise<void>;
+let writerFolder: StoreFolder;
+let writerProcess: ServerProcess;
 
 beforeAll(async () => {
   ({ server, team, api: reader } = await serverWithTeam());
-  const { store, config, secretKey, logger } = server.ctx;
-  const second = createHttpServer(createApp(createContext({ store, config, secretKey, logger })), config.connections).listen(
-    0,
-    '127.0.0.1',
-  );
-  await new Promise((resolve) => second.once('listening', resolve));
-  const url = `http://127.0.0.1:${(second.address() as AddressInfo).port}`;
-  writer = (member) => caller(url, { authorization: `Bearer ${server.tokenOf(member)}` });
-  closeWriter = () => new Promise((resolve) => second.close(() => resolve()));
-});
+  writerFolder = folderOn(server);
+  writerProcess = await startServerProcess(writerFolder, {
+    WORKERS: '1',
+    TRANSCRIBER: 'none',
+    // The phone network is the test server's: one carrier, as for every server of a deployment.
+    CARRIER_URL: server.ctx.config.carrier.url!,
+    LOG_LEVEL: 'error',
+  });
+  writer = (member) => caller(writerProcess.url, { authorization: `Bearer ${server.tokenOf(member)}` });
+}, 120_000);
 afterAll(async () => {
-  await closeWriter?.();
+  await writerProcess?.stop();
   await server?.close();
+  await writerFolder?.remove();
 });
 
 const ALL = '/rest/1/contacts?page_size=100&include_trashed=1&include_archived=1';

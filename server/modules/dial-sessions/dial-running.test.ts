@@ -9,7 +9,8 @@ import { migrations, openStore } from '../../db/database.js';
 import type { Member } from '../../db/schema.js';
 import { resetClock, setClock } from '../../lib/clock.js';
 import { type Caller, serverWithTeam, type Team, type TestServer } from '../../test/harness.js';
-import { freshRequest, type ServerProcess, startServerProcess, type StoreFolder, storeFolder, vendorIn } from '../../test/process.js';
+import { freshRequest, type ServerProcess, startServerProcess, type StoreFolder, vendorIn } from '../../test/process.js';
+import { testStoreFolder } from '../../test/process-store.js';
 import { isSecondRunningSession } from './dial-sessions.repository.js';
 
 /*
@@ -124,12 +125,13 @@ describe('GET /rest/1/dialsession?status=&member_id=', () => {
   });
 });
 
+/* The rule is the store's (its partial unique index), so the two processes run on the test store. */
 describe('two server processes', () => {
   let folder: StoreFolder;
   let proc: ServerProcess;
   let token: string;
   beforeAll(async () => {
-    folder = storeFolder();
+    folder = await testStoreFolder();
     const vendor = await vendorIn(folder, `running${process.pid}`, 'a long password');
     token = personalToken(Buffer.from(folder.secretKey, 'utf8'), vendor);
     proc = await startServerProcess(folder, {
@@ -141,7 +143,7 @@ describe('two server processes', () => {
   }, 90_000);
   afterAll(async () => {
     await proc?.stop();
-    folder?.remove();
+    await folder?.remove();
   });
 
   /** A request on a connection of its own: the cluster hands it to either process. */

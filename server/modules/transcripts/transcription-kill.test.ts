@@ -27,7 +27,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await server?.stop('SIGKILL');
-  folder?.remove();
+  await folder?.remove();
 });
 
 const api = (path: string, init: RequestInit = {}) =>
