@@ -15,10 +15,9 @@ import { parseArgs } from 'node:util';
 import type { AuthContext } from '../server/auth/access.js';
 import { personalToken } from '../server/auth/tokens.js';
 import { loadConfig } from '../server/config.js';
-import { createContext } from '../server/context.js';
 import { type ListContactsQuery, listContactsQuery } from '../server/contracts/contacts.js';
 import { openStore } from '../server/db/database.js';
-import { createLogger } from '../server/lib/logger.js';
+import { RecordCache } from '../server/lib/record-cache.js';
 import { listContacts as listContactsPage } from '../server/modules/contacts/contact-list.repository.js';
 import { listContacts } from '../server/modules/contacts/contacts.service.js';
 import { runCallMediaBench } from './call-media.js';
@@ -188,13 +187,7 @@ async function timeStoreList(databaseUrl: string, team: Team) {
   const store = await openStore(databaseUrl);
   const { member, folderId } = plan(team);
   const auth: AuthContext = { member, via: 'bearer', scope: { kind: 'team', orgId: member.org_id, memberIds: [member.id] } };
-  const context = (cacheSize: number) =>
-    createContext({
-      store,
-      config: loadConfig({ RECORD_CACHE_SIZE: String(cacheSize) }),
-      secretKey: Buffer.alloc(32),
-      logger: createLogger('silent'),
-    });
+  const context = (cacheSize: number) => ({ store, records: new RecordCache(cacheSize) });
   const query = () => listContactsQuery.parse({ page_size: '25', category_id: String(folderId), page: String(1 + randomInt(LIST_PAGES)) });
   const cold = context(0);
   const warm = context(LIST_PAGES * 25);

@@ -5,14 +5,22 @@ import { expect, it } from 'vitest';
 /*
  * Dependencies flow one way (../shared/docs/architecture.md): routers -> services -> repositories; modules may use
  * auth, db and lib; auth, db and lib never reach up into modules; the web app imports nothing of the server but
- * its contracts. Each rule names the folder, and the folders its files must not import from.
+ * its contracts. The composition root (context.ts) builds the process from what is below it, and app.ts and index.ts
+ * stand above it: nothing below imports them, not even a type (services and routers name the parts they take).
+ * Each rule names the folder, and the folders or files its files must not import from.
  */
+const TOP = /^server\/(context|app|index)\.js$/;
 const RULES: [string, RegExp][] = [
-  ['server/lib', /^server\/(modules|auth|dialer|callbacks)\//],
-  ['server/db', /^server\/(modules|auth|dialer|callbacks)\//],
-  ['server/auth', /^server\/(modules|dialer|callbacks)\//],
+  ['server/lib', /^server\/(modules|auth|dialer|callbacks)\/|^server\/(context|app|index)\.js$/],
+  ['server/db', /^server\/(modules|auth|dialer|callbacks)\/|^server\/(context|app|index)\.js$/],
+  ['server/auth', /^server\/(modules|dialer|callbacks)\/|^server\/(context|app|index)\.js$/],
   ['server/contracts', /^server\/(?!contracts\/)|^(?!zod$|server\/)/],
-  ['server/callbacks', /^server\/(modules|dialer)\//],
+  ['server/callbacks', /^server\/(modules|dialer)\/|^server\/(context|app|index)\.js$/],
+  ['server/modules', TOP],
+  ['server/dialer', TOP],
+  ['server/recordings', TOP],
+  ['server/transcription', TOP],
+  ['server/seed', TOP],
   ['src', /^server\/(?!contracts\/)/],
 ];
 

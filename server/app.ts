@@ -4,14 +4,19 @@ import express, { type Express, type RequestHandler, Router } from 'express';
 import helmet from 'helmet';
 import { authRouter } from './auth/auth.router.js';
 import { authenticate } from './auth/middleware.js';
-import type { Context } from './context.js';
-import { ping } from './db/database.js';
+import type { OpenStreams } from './auth/open-streams.js';
+import type { Config } from './config.js';
+import { ping, type Store } from './db/database.js';
 import { notFound } from './lib/errors.js';
 import { notFoundRoute, parseBodies, renderErrors, requestLogging, stripTrailingSlash } from './lib/http.js';
+import type { Logger } from './lib/logger.js';
+import type { RecordCache } from './lib/record-cache.js';
 import { bulkJobsRouter } from './modules/bulk-jobs/bulk-jobs.router.js';
+import type { BulkJobsDeps } from './modules/bulk-jobs/bulk-jobs.service.js';
 import { callsRouter } from './modules/calls/calls.router.js';
 import { carrierRouter } from './modules/carrier/carrier.router.js';
-import { recordingsRouter } from './modules/recordings/recordings.router.js';
+import { recordingsRouter, type RecordingsRouterDeps } from './modules/recordings/recordings.router.js';
+import type { AnnounceDeps } from './modules/recordings/recordings.service.js';
 import { transcriptsRouter } from './modules/transcripts/transcripts.router.js';
 import { contactCustomFieldsRouter } from './modules/contact-details/contact-custom-fields.router.js';
 import { contactPointsRouter } from './modules/contact-details/contact-points.router.js';
@@ -20,6 +25,7 @@ import { contactsRouter } from './modules/contacts/contacts.router.js';
 import { customFieldsRouter } from './modules/custom-fields/custom-fields.router.js';
 import { dialLibraryRouter } from './modules/dial-library/dial-library.router.js';
 import { voicemailUploadRouter } from './modules/dial-library/voicemail-upload.router.js';
+import type { DialerRuntime } from './modules/dial-sessions/dialer-runtime.js';
 import { dialSessionsRouter } from './modules/dial-sessions/dial-sessions.router.js';
 import { ssoRouter } from './modules/dial-sessions/sso.router.js';
 import { dialSettingsRouter } from './modules/dial-settings/dial-settings.router.js';
@@ -30,52 +36,79 @@ import { tagsRouter } from './modules/tags/tags.router.js';
 
 export type AppOptions = { staticDir?: string };
 
+/** The parts of the process that the routers are built from (the composition root, context.ts, builds them). */
+export type AppDeps = {
+  store: Store;
+  config: Config;
+  logger: Logger;
+  secretKey: Buffer;
+  records: RecordCache;
+  streams: OpenStreams;
+  dialer: DialerRuntime;
+  jobs: BulkJobsDeps['jobs'];
+  recordings: RecordingsRouterDeps['recordings'] & AnnounceDeps['recordings'];
+};
+
 /** Builds the whole HTTP app without listening, so tests run it in-process on a random port. */
-export function createApp(ctx: Context, options: AppOptions = {}): Express {
+export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
+  const { store, config, logger, secretKey, records, streams, dialer, jobs, recordings } = deps;
+  // What driving a dial session takes (dialing.service.ts): members' removal, the dialer's routes and the carrier's events do.
+  const dialing = { store, config, logger, dialer };
   const app = express();
   app.disable('x-powered-by');
   // X-Forwarded-For is believed only from the proxies named in TRUST_PROXY (none by default): the sign-in throttle counts by address.
-  app.set('trust proxy', ctx.config.trustProxy.length ? ctx.config.trustProxy : false);
+  app.set('trust proxy', config.trustProxy.length ? config.trustProxy : false);
   app.set('query parser', 'simple');
   // API answers are private and never cached (below), so an ETag, a hash of every body, would buy nothing.
   // Static files keep theirs: express.static sets its own.
   app.set('etag', false);
-  app.use(requestLogging(ctx.logger));
+  app.use(requestLogging(logger));
   app.use(stripTrailingSlash);
-  app.use(browserDefences(ctx.config.publicUrl.startsWith('https:')));
+  app.use(browserDefences(config.publicUrl.startsWith('https:')));
 
   app.get('/healthz', async (_req, res) => {
-    await ping(ctx.store.db);
+    await ping(store.db);
     res.json({ status: 'ok' });
   });
 
   const rest = Router();
   // The voicemail upload's body is audio, which the API's parsers refuse: it is read by its own route, first.
-  rest.use(noStore, voicemailUploadRouter(ctx), parseBodies);
+  rest.use(noStore, voicemailUploadRouter({ store, config }), parseBodies);
   rest.use(tranquilityRouter());
-  rest.use(authenticate(ctx));
-  rest.use(membersRouter(ctx), contactsRouter(ctx), foldersRouter(ctx), tagsRouter(ctx), customFieldsRouter(ctx));
-  rest.use(contactPointsRouter(ctx), contactTagsRouter(ctx), contactCustomFieldsRouter(ctx), bulkJobsRouter(ctx));
+  rest.use(authenticate({ store, config }));
+  rest.use(
+    membersRouter({ ...dialing, secretKey }),
+    contactsRouter({ store, records }),
+    foldersRouter({ store }),
+    tagsRouter({ store }),
+    customFieldsRouter({ store }),
+  );
+  rest.use(
+    contactPointsRouter({ store }),
+    contactTagsRouter({ store }),
+    contactCustomFieldsRouter({ store }),
+    bulkJobsRouter({ store, jobs }),
+  );
   // Settings before sessions: /dialsession/settings is not a session id.
   rest.use(
-    dialSettingsRouter(ctx),
-    recordingsRouter(ctx),
-    dialSessionsRouter(ctx),
-    dialLibraryRouter(ctx),
-    transcriptsRouter(ctx),
+    dialSettingsRouter({ store }),
+    recordingsRouter({ store, recordings }),
+    dialSessionsRouter({ ...dialing, records, streams }),
+    dialLibraryRouter({ store, config }),
+    transcriptsRouter({ store }),
     clockRouter(),
   );
-  rest.use(callsRouter(ctx));
+  rest.use(callsRouter({ store, config }));
   rest.use(notFoundRoute);
   app.use('/rest/1', rest);
 
   // The contract's one path outside /rest/1: the full transcript.
-  app.use('/api/rest', noStore, authenticate(ctx), transcriptsRouter(ctx), notFoundRoute);
-  app.use('/auth', noStore, parseBodies, authRouter(ctx));
-  app.use('/carrier', noStore, carrierRouter(ctx));
+  app.use('/api/rest', noStore, authenticate({ store, config }), transcriptsRouter({ store }), notFoundRoute);
+  app.use('/auth', noStore, parseBodies, authRouter({ store, config, secretKey, streams }));
+  app.use('/carrier', noStore, carrierRouter({ ...dialing, recordings }));
   app.use(['/rest', '/auth', '/oauth', '/carrier'], notFoundRoute);
 
-  app.use(ssoRouter(ctx));
+  app.use(ssoRouter({ store, config }));
   if (options.staticDir) serveWebApp(app, options.staticDir);
   app.use(notFoundRoute);
   app.use(renderErrors);

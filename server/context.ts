@@ -9,6 +9,7 @@ import type { Logger } from './lib/logger.js';
 import { RecordCache } from './lib/record-cache.js';
 import { JobRunner } from './modules/bulk-jobs/job-runner.js';
 import { createDialerRuntime, type DialerRuntime } from './modules/dial-sessions/dialer-runtime.js';
+import { wake } from './modules/dial-sessions/dialing.service.js';
 import { Housekeeper } from './modules/housekeeping/housekeeper.js';
 import { fetchTask } from './modules/recordings/recordings.service.js';
 import { createTranscription } from './modules/transcripts/transcription.service.js';
@@ -16,10 +17,12 @@ import { createPocketSphinxEngine } from './transcription/pocketsphinx.js';
 import { fileRecordingStore, type RecordingStore } from './recordings/store.js';
 
 /**
- * What the app is built from: the open store, the parsed configuration, the server key, this process's record cache,
- * and its background work: the dialer runtime (carrier client, event hub, callback delivery), the recordings (their
- * store, and the job that fetches them from the carrier), transcription, the bulk job runner and the housekeeper
- * (retention), which whoever serves requests starts (`startBackground`, given the address it listens at) and stops.
+ * The composition root: a process built from the open store, the parsed configuration, the server key and the logger.
+ * It holds this process's record cache, its open event streams, and its background work: the dialer runtime (carrier
+ * client, event hub, callback delivery), the recordings (their store, and the job that fetches them from the
+ * carrier), transcription, the bulk job runner and the housekeeper (retention), which whoever serves requests starts
+ * (`startBackground`, given the address it listens at) and stops. Only index.ts and the test harness import this file:
+ * each service and router names the narrow parts it takes (app.ts hands them out), and a Context has them all.
  */
 export type Context = {
   store: Store;
@@ -54,7 +57,8 @@ export function createContext(
     housekeeper: new Housekeeper(parts.store, parts.logger, store),
     streams: new OpenStreams(parts.store.db, parts.config.session),
   } as Context;
-  ctx.dialer = createDialerRuntime(ctx);
+  // Waking a due session drives it, which takes the runtime itself: the wake-ups reach it through the finished context.
+  ctx.dialer = createDialerRuntime(ctx, (sessionId) => wake(ctx, sessionId));
   ctx.recordings = {
     store,
     loop: new LeaseLoop(parts.store, parts.logger, fetchTask(ctx), { concurrency: RECORDING_FETCHES, leaseMs: 120_000, pollMs: 1_000 }),

@@ -105,8 +105,7 @@ async function prepareStore(config: Config, logger: Logger): Promise<DemoLogin[]
       return [];
     }
     const started = Date.now();
-    const ctx = createContext({ store, config, logger, secretKey: secretKeyOf(config) });
-    const logins = await seedDemo(ctx);
+    const logins = await seedDemo({ store, secretKey: secretKeyOf(config) });
     logger.info({ ms: Date.now() - started }, 'demo data seeded');
     return logins;
   } finally {

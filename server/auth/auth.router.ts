@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import type { Context } from '../context.js';
+import type { OpenStreams } from './open-streams.js';
 import { signInBody } from '../contracts/members.js';
 import { Codes, unauthorized } from '../lib/errors.js';
 import { sendNoContent, sendSuccess } from '../lib/envelope.js';
@@ -11,12 +11,15 @@ import { toMemberRecord } from './member-record.js';
 import { authenticate, authOf, requireCsrfHeader } from './middleware.js';
 import { spendDecoyVerification, verifyPassword } from './passwords.js';
 import { sha256 } from './tokens.js';
-import { endSession, SESSION_COOKIE, sessionIdsOf, setCookie, startBrowserSession } from './sessions.js';
+import { endSession, SESSION_COOKIE, sessionIdsOf, setCookie, startBrowserSession, type SessionDeps } from './sessions.js';
+
+/** The session's parts, the server key (device cookies) and this process's open streams (ended at sign-out). */
+export type AuthRouterDeps = SessionDeps & { secretKey: Buffer; streams: Pick<OpenStreams, 'end'> };
 
 /**
  * The web app's sign-in: the browser gets an HttpOnly, SameSite=Strict session cookie and never a bearer token.
  */
-export function authRouter(ctx: Context): Router {
+export function authRouter(ctx: AuthRouterDeps): Router {
   const router = Router();
   const { db } = ctx.store;
 

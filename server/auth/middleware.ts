@@ -1,10 +1,13 @@
 import type { Request, RequestHandler } from 'express';
-import type { Context } from '../context.js';
+import type { Store } from '../db/database.js';
+import type { Config } from '../config.js';
 import { ApiError, Codes, forbidden, unauthorized } from '../lib/errors.js';
 import { type AuthContext, scopeFor } from './access.js';
 import { findMemberById } from './auth.repository.js';
 import { resumeSession, sessionIdsOf } from './sessions.js';
 import { memberForToken, sha256 } from './tokens.js';
+
+export type AuthenticateDeps = { store: Store; config: Pick<Config, 'session'> };
 
 /** The header the web app sets on every request; a cross-site form or image cannot set it. */
 export const CSRF_HEADER = 'x-ringbook-request';
@@ -20,7 +23,7 @@ export function requireCsrfHeader(req: Request) {
  * Every /rest/1 route acts as one member: the one a bearer token names, or, for the web app, the one
  * whose session cookie is presented.
  */
-export function authenticate(ctx: Context): RequestHandler {
+export function authenticate(ctx: AuthenticateDeps): RequestHandler {
   const { db } = ctx.store;
   return async (req, _res, next) => {
     const header = req.get('authorization');
@@ -47,7 +50,7 @@ export function authenticate(ctx: Context): RequestHandler {
  * Another app on the same host may set a cookie of the same name (the browser then sends both, in no order we
  * choose): the first of them that is a live session of ours is the one, so a planted cookie cannot sign anyone out.
  */
-async function firstLiveSession(ctx: Context, ids: string[]): Promise<{ id: string; memberId: number } | undefined> {
+async function firstLiveSession(ctx: AuthenticateDeps, ids: string[]): Promise<{ id: string; memberId: number } | undefined> {
   for (const id of ids) {
     const memberId = await resumeSession(ctx.store, id, ctx.config.session);
     if (memberId) return { id, memberId };

@@ -1,10 +1,13 @@
 import crypto from 'node:crypto';
 import type { Request, Response } from 'express';
-import type { Context } from '../context.js';
+import type { Config } from '../config.js';
 import type { Store } from '../db/database.js';
 import { addSeconds, now } from '../lib/time.js';
 import { deleteSession, findSession, insertSession, touchSession } from './auth.repository.js';
 import { sha256 } from './tokens.js';
+
+/** What a browser session needs: the store, the session policy, and whether cookies must be Secure (the public address). */
+export type SessionDeps = { store: Store; config: Pick<Config, 'publicUrl' | 'session'> };
 
 export const SESSION_COOKIE = 'rb_session';
 
@@ -69,14 +72,14 @@ export async function endSession(store: Store, id: string): Promise<void> {
 }
 
 /** An HttpOnly, SameSite=Strict cookie (Secure when the app is served over https). */
-export function setCookie(ctx: Context, res: Response, name: string, value: string, maxAgeSeconds: number, path = '/') {
+export function setCookie(ctx: Pick<SessionDeps, 'config'>, res: Response, name: string, value: string, maxAgeSeconds: number, path = '/') {
   const attributes = [`${name}=${value}`, `Path=${path}`, 'HttpOnly', 'SameSite=Strict', `Max-Age=${maxAgeSeconds}`];
   if (ctx.config.publicUrl.startsWith('https:')) attributes.push('Secure');
   res.append('Set-Cookie', attributes.join('; '));
 }
 
 /** Signs a browser in as a member: a new session id every time; a session the browser already had is ended. */
-export async function startBrowserSession(ctx: Context, req: Request, res: Response, memberId: number): Promise<void> {
+export async function startBrowserSession(ctx: SessionDeps, req: Request, res: Response, memberId: number): Promise<void> {
   for (const previous of sessionIdsOf(req)) await endSession(ctx.store, previous);
   setCookie(ctx, res, SESSION_COOKIE, await startSession(ctx.store, memberId, ctx.config.session), ctx.config.session.maxSeconds);
 }

@@ -8,9 +8,8 @@
  * history, counted back from the clock at seed time.
  */
 import type { AuthContext } from '../auth/access.js';
-import type { Context } from '../context.js';
 import type { DialSettings } from '../contracts/dial-settings.js';
-import type { Db } from '../db/database.js';
+import type { Db, Store } from '../db/database.js';
 import type { Disposition } from '../db/schema.js';
 import { toTimestamp } from '../lib/time.js';
 import { addNoteFromDialer, recordCallResult } from '../modules/contacts/contact-calls.service.js';
@@ -56,7 +55,7 @@ type PlannedCall = { contact: HistoryContact; startMs: number; outcome: Outcome 
 type PlannedSession = { rep: Rep; createdMs: number; startMs: number; endMs: number; preview: boolean; calls: PlannedCall[] };
 
 /** Plans every rep's history, then writes it in the order it happened, so session and call ids follow the clock. */
-export async function seedCallHistory(ctx: Context, reps: RepHistory[], nowMs: number): Promise<void> {
+export async function seedCallHistory(ctx: { store: Store }, reps: RepHistory[], nowMs: number): Promise<void> {
   const first = reps[0];
   if (!first) return;
   const { db } = ctx.store;

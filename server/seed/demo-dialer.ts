@@ -5,7 +5,7 @@
  * organisation's voicemail recordings and a couple of its own messages.
  */
 import type { AuthContext } from '../auth/access.js';
-import type { Context } from '../context.js';
+import type { Store } from '../db/database.js';
 import { createContactBody } from '../contracts/contacts.js';
 import { demoRecording, wavDurationSeconds } from '../dialer/demo-audio.js';
 import { now } from '../lib/time.js';
@@ -34,7 +34,7 @@ const RECORDINGS = [
 ];
 
 export async function seedDialerDemo(
-  ctx: Context,
+  ctx: { store: Store },
   vendorAuth: AuthContext,
   reps: { auth: AuthContext; exchange: string }[],
 ): Promise<void> {
@@ -75,7 +75,7 @@ export async function seedDialerDemo(
 }
 
 /** Ten contacts ending 0-9, one do-not-call, one in Guam and one in Honolulu, all in the rep's name. */
-async function seedRepContacts(ctx: Context, auth: AuthContext, exchange: string, folderId: number) {
+async function seedRepContacts(ctx: { store: Store }, auth: AuthContext, exchange: string, folderId: number) {
   const entries: { name: readonly [string, string]; phone: string; note: string }[] = OUTCOMES.map((outcome, digit) => ({
     name: NAMES[digit]!,
     phone: `312${exchange}010${digit}`,

@@ -5,9 +5,8 @@
 import { scopeFor } from '../auth/access.js';
 import { findMembersByUsername } from '../auth/auth.repository.js';
 import { verifyPassword } from '../auth/passwords.js';
-import type { Db } from '../db/database.js';
+import type { Db, Store } from '../db/database.js';
 import type { AuthContext } from '../auth/access.js';
-import type { Context } from '../context.js';
 import { createContactBody } from '../contracts/contacts.js';
 import { createMemberBody } from '../contracts/members.js';
 import type { Member } from '../db/schema.js';
@@ -18,6 +17,9 @@ import { createMember, createVendor } from '../modules/members/members.service.j
 import { HISTORY_DAYS, type HistoryContact, type RepHistory, seedCallHistory } from './demo-calls.js';
 import { seedDialerDemo } from './demo-dialer.js';
 import { random, type Random } from './random.js';
+
+/** Seeding writes through the services, which need the store and the server key (personal tokens) only. */
+export type SeedDeps = { store: Store; secretKey: Buffer };
 
 export type DemoLogin = { role: 'vendor' | 'manager' | 'member'; username: string; password: string };
 export const DEMO_PASSWORD = 'ringbook-demo';
@@ -81,7 +83,7 @@ const PLACES = [
   { area: '808', city: 'Honolulu', state: 'HI', zip: '968' },
 ];
 
-export async function seedDemo(ctx: Context): Promise<DemoLogin[]> {
+export async function seedDemo(ctx: SeedDeps): Promise<DemoLogin[]> {
   const seededAtMs = nowMs();
   // The team and its contacts exist a day before the history of calls starts: nothing is called before it is made.
   const reps = await withClockBack((HISTORY_DAYS + 1) * DAY_MS, () => seedTeamAndContacts(ctx));
@@ -93,7 +95,7 @@ export async function seedDemo(ctx: Context): Promise<DemoLogin[]> {
 }
 
 /** The organisation, its team, folders, contacts and the dialer's demo; answers each rep with the contacts it owns. */
-async function seedTeamAndContacts(ctx: Context): Promise<RepHistory[]> {
+async function seedTeamAndContacts(ctx: SeedDeps): Promise<RepHistory[]> {
   const vendor = await createVendor(ctx, {
     username: 'vendor',
     password: DEMO_PASSWORD,
@@ -135,11 +137,11 @@ async function seedTeamAndContacts(ctx: Context): Promise<RepHistory[]> {
   return reps;
 }
 
-async function authFor(ctx: Context, member: Member): Promise<AuthContext> {
+async function authFor(ctx: SeedDeps, member: Member): Promise<AuthContext> {
   return { member, via: 'bearer', scope: await scopeFor(ctx.store.db, member) };
 }
 
-async function createTeam(ctx: Context, vendorAuth: AuthContext) {
+async function createTeam(ctx: SeedDeps, vendorAuth: AuthContext) {
   const memberBody = (t: (typeof TEAM)[number], managerId?: number) =>
     createMemberBody.parse({
       username: t.username,
@@ -161,7 +163,7 @@ async function createTeam(ctx: Context, vendorAuth: AuthContext) {
   return [manager, ...reps].map((member, i) => ({ member, contacts: TEAM[i]!.contacts }));
 }
 
-async function createFolders(ctx: Context, vendorAuth: AuthContext): Promise<number[]> {
+async function createFolders(ctx: SeedDeps, vendorAuth: AuthContext): Promise<number[]> {
   const folder = async (name: string, description: string, parentId?: number) =>
     (await createFolder(ctx, vendorAuth, { name, description, parent_id: parentId ?? null })).id;
   const prospects = await folder('Prospects', 'Leads not yet qualified');

@@ -1,9 +1,8 @@
 import { type AuthContext, scopeFor, scopeIncludesMember } from '../../auth/access.js';
 import { findMemberById } from '../../auth/auth.repository.js';
-import type { Context } from '../../context.js';
 import type { BulkAction, BulkJobRecord, CreateBulkJobBody } from '../../contracts/bulk-jobs.js';
 import { type ContactFilter, listQueryOf } from '../../contracts/contacts.js';
-import type { Db } from '../../db/database.js';
+import type { Db, Store } from '../../db/database.js';
 import type { BulkJob } from '../../db/schema.js';
 import { notFound, unknownReference } from '../../lib/errors.js';
 import { now } from '../../lib/time.js';
@@ -14,6 +13,9 @@ import { findFolder } from '../folders/folders.repository.js';
 import { ensureTag, findTag } from '../tags/tags.repository.js';
 import { findJob, insertJob } from './bulk-jobs.repository.js';
 
+/** The store, and this process's bulk job runner, told when a job is queued. */
+export type BulkJobsDeps = { store: Store; jobs: { nudge(): void } };
+
 /** What a job does, with the values it needs, checked when it is made. */
 export type JobParams = { tag?: { id: number; title: string }; folderId?: number | null; memberId?: number };
 export type JobSelection = { ids: number[] } | { filter: ContactFilter };
@@ -22,7 +24,7 @@ export type JobSelection = { ids: number[] } | { filter: ContactFilter };
  * Queues a bulk change: on the contacts named (those the caller may see), or on every contact a filter matches at
  * the time each chunk runs. Answers the job at once; a runner does the work (job-runner.ts).
  */
-export async function createJob(ctx: Context, auth: AuthContext, body: CreateBulkJobBody): Promise<BulkJobRecord> {
+export async function createJob(ctx: BulkJobsDeps, auth: AuthContext, body: CreateBulkJobBody): Promise<BulkJobRecord> {
   const job = await ctx.store.write(async (tx) => {
     const params = await paramsOf(tx, auth, body);
     const selection: JobSelection = body.filter ? { filter: body.filter } : { ids: [...new Set(body.contact_user_ids)] };
@@ -72,7 +74,7 @@ async function paramsOf(tx: Db, auth: AuthContext, body: CreateBulkJobBody): Pro
   }
 }
 
-export async function jobOf(ctx: Context, auth: AuthContext, id: number): Promise<BulkJobRecord> {
+export async function jobOf(ctx: Pick<BulkJobsDeps, 'store'>, auth: AuthContext, id: number): Promise<BulkJobRecord> {
   const job = await findJob(ctx.store.db, id);
   if (!job || job.member_id !== auth.member.id) throw notFound(`There is no bulk job ${id}.`);
   return recordOf(job);

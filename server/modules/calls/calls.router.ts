@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { authOf } from '../../auth/middleware.js';
-import type { Context } from '../../context.js';
+import type { DialReadsDeps } from '../dial-sessions/dial-reads.service.js';
 import { callReadQuery, listCallsQuery } from '../../contracts/calls.js';
 import { callIdParam } from '../../contracts/dial-sessions.js';
 import { oneOfOne, pageMeta, sendList, sendSuccess } from '../../lib/envelope.js';
@@ -8,7 +8,7 @@ import { parse } from '../../lib/validate.js';
 import { callList, callRead } from './calls.service.js';
 
 /** GET /rest/1/calls (extension): calls across sessions, filtered; GET /rest/1/calls/{call_id}: one of them (docs/api.md). */
-export function callsRouter(ctx: Context): Router {
+export function callsRouter(ctx: DialReadsDeps): Router {
   const router = Router();
   router.get('/calls', async (req, res) => {
     const query = parse(listCallsQuery, req.query);

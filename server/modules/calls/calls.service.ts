@@ -1,11 +1,10 @@
 import type { AuthContext } from '../../auth/access.js';
-import type { Context } from '../../context.js';
 import type { ListCallsQuery, ListedCallRecord } from '../../contracts/calls.js';
 import { transcriptsSaying } from '../../db/transcript-index.js';
 import { badRequest, Codes, notFound } from '../../lib/errors.js';
 import { findVisibleVersions } from '../contacts/contacts.repository.js';
 import { scopeOfOwner } from '../contacts/contacts.service.js';
-import { callRecords } from '../dial-sessions/dial-reads.service.js';
+import { callRecords, type DialReadsDeps } from '../dial-sessions/dial-reads.service.js';
 import { type CallFilter, type ListedCall, listCalls } from './calls.repository.js';
 
 /** A search by words said looks at this many of the newest transcripts that hold the phrase. */
@@ -17,7 +16,7 @@ const SEARCH_MATCHES = 5_000;
  * of its team (else 400 naming member_id), days, disposition, connected, recorded, and words said.
  */
 export async function callList(
-  ctx: Context,
+  ctx: DialReadsDeps,
   auth: AuthContext,
   q: ListCallsQuery,
 ): Promise<{ records: ListedCallRecord[]; total: number }> {
@@ -44,7 +43,7 @@ export async function callList(
 
 /** One call the caller may see, as the list shows it (with its session and who made it); anything else is 404. */
 export async function callRead(
-  ctx: Context,
+  ctx: DialReadsDeps,
   auth: AuthContext,
   callId: number,
   q: { include_recording: boolean; include_transcript: boolean },

@@ -2,18 +2,17 @@ import express, { Router } from 'express';
 import { verifySignature } from '../../callbacks/signing.js';
 import { carrierEventBody } from '../../carrier/protocol.js';
 import { checkMediaSignature } from '../../carrier/secret.js';
-import type { Context } from '../../context.js';
 import { ApiError, Codes, notFound, unauthorized } from '../../lib/errors.js';
 import { parse } from '../../lib/validate.js';
 import { findVoicemailAudio } from '../dial-library/dial-library.repository.js';
 import { sendAudio } from '../../lib/audio-response.js';
-import { applyCarrierEvent } from './carrier-events.service.js';
+import { applyCarrierEvent, type CarrierEventsDeps } from './carrier-events.service.js';
 
 /*
  * The carrier's side door: its status callbacks (signed with the carrier secret, Standard Webhooks), and the media it
  * plays into calls (a signed, short-lived link per voicemail). Nothing else of the API is reachable this way.
  */
-export function carrierRouter(ctx: Context): Router {
+export function carrierRouter(ctx: CarrierEventsDeps): Router {
   const router = Router();
 
   router.post('/events', express.text({ type: () => true, limit: '64kb' }), async (req, res) => {

@@ -1,6 +1,6 @@
 import { type RequestHandler, Router } from 'express';
 import { authOf } from '../../auth/middleware.js';
-import type { Context } from '../../context.js';
+import type { DetailsDeps } from './detail-change.js';
 import { paging } from '../../contracts/common.js';
 import { contactFieldParams, customValueBody } from '../../contracts/contact-details.js';
 import { contactIdParam } from '../../contracts/contacts.js';
@@ -16,7 +16,7 @@ const valueRecord = (contactId: number, { field, value }: service.FieldValue): C
 });
 
 /** /contacts/{contact_id}/customfields: answers are lists (of one for a single field), as the contract shows. */
-export function contactCustomFieldsRouter(ctx: Context): Router {
+export function contactCustomFieldsRouter(ctx: DetailsDeps): Router {
   const router = Router();
 
   router.get('/contacts/:contact_id/customfields', async (req, res) => {

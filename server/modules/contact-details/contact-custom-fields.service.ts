@@ -1,5 +1,4 @@
 import type { AuthContext } from '../../auth/access.js';
-import type { Context } from '../../context.js';
 import type { Db } from '../../db/database.js';
 import type { PageRequest } from '../../db/paging.js';
 import { invalidField } from '../../lib/errors.js';
@@ -9,19 +8,19 @@ import { DETAIL_KINDS } from '../contacts/contact-rows.repository.js';
 import { visibleContact } from '../contacts/contacts.service.js';
 import * as fields from '../custom-fields/custom-fields.repository.js';
 import { fieldOf } from '../custom-fields/custom-fields.service.js';
-import { changeContactDetails } from './detail-change.js';
+import { changeContactDetails, type DetailsDeps } from './detail-change.js';
 
 /* A contact's custom-field values: every definition of the organisation, with this contact's value or null. */
 
 export type FieldValue = { field: fields.CustomField; value: string | null };
 
-export async function listContactValues(ctx: Context, auth: AuthContext, contactId: number, page: PageRequest) {
+export async function listContactValues(ctx: DetailsDeps, auth: AuthContext, contactId: number, page: PageRequest) {
   await visibleContact(ctx.store.db, auth.scope, contactId);
   const { rows, total } = await fields.pageOfContactValues(ctx.store.db, auth.scope.orgId, contactId, page);
   return { values: rows.map(({ value, ...field }): FieldValue => ({ field, value })), total };
 }
 
-export async function getContactValue(ctx: Context, auth: AuthContext, contactId: number, fieldId: number): Promise<FieldValue> {
+export async function getContactValue(ctx: DetailsDeps, auth: AuthContext, contactId: number, fieldId: number): Promise<FieldValue> {
   const { db } = ctx.store;
   await visibleContact(db, auth.scope, contactId);
   const field = await fieldOf(db, auth, fieldId);
@@ -38,7 +37,7 @@ const typeOf = (field: fields.CustomField) =>
   ({ 1: 'text', 2: 'a checkbox', 3: 'a date', 6: 'a drop-down', 7: 'numeric' })[field.type_id] ?? 'text';
 
 /** Sets (or, with null or '', removes) the contact's value of one field. */
-export function setContactValue(ctx: Context, auth: AuthContext, contactId: number, fieldId: number, raw: string | null) {
+export function setContactValue(ctx: DetailsDeps, auth: AuthContext, contactId: number, fieldId: number, raw: string | null) {
   return changeContactDetails(ctx, auth, contactId, async (tx, contact) => {
     const field = await fieldOf(tx, auth, fieldId);
     const value = await checkedValue(tx, field, raw);

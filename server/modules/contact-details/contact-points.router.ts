@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { authOf } from '../../auth/middleware.js';
-import type { Context } from '../../context.js';
+import type { DetailsDeps } from './detail-change.js';
 import { paging } from '../../contracts/common.js';
 import {
   addEmailBody,
@@ -19,7 +19,7 @@ import * as points from './contact-points.service.js';
 import { EMAILS, emailRecord, PHONES, phoneRecord } from './point-kinds.js';
 
 /** /contacts/{contact_id}/emails and /phones. The contract's statuses: 202 for e-mail writes, 200 for a phone added. */
-export function contactPointsRouter(ctx: Context): Router {
+export function contactPointsRouter(ctx: DetailsDeps): Router {
   const router = Router();
 
   router.get('/contacts/:contact_id/emails', async (req, res) => {

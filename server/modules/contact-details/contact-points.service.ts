@@ -1,5 +1,4 @@
 import type { AuthContext } from '../../auth/access.js';
-import type { Context } from '../../context.js';
 import type { Db } from '../../db/database.js';
 import type { PageRequest } from '../../db/paging.js';
 import type { Contact } from '../../db/schema.js';
@@ -7,7 +6,7 @@ import { conflict, notFound } from '../../lib/errors.js';
 import type { AuditEntry } from '../contacts/contact-history.repository.js';
 import { visibleContact } from '../contacts/contacts.service.js';
 import { deletePoints, type PointTable, setPrimary } from './contact-points.repository.js';
-import { changeContactDetails, type DetailChange } from './detail-change.js';
+import { changeContactDetails, type DetailChange, type DetailsDeps } from './detail-change.js';
 
 /*
  * A contact's e-mail addresses and phones behave alike: a list of entries, unique by a key (the address without
@@ -112,7 +111,7 @@ function activityText<R extends Row & E, E>(kind: PointKind<R, E>, entry: AuditE
 const entryAudit = (dataType: string, old?: string, value?: string): AuditEntry => ({ action: 'update', dataType, old, new: value });
 
 export async function listPoints<R extends Row & E, E>(
-  ctx: Context,
+  ctx: DetailsDeps,
   auth: AuthContext,
   kind: PointKind<R, E>,
   contactId: number,
@@ -129,7 +128,7 @@ async function pointOf<R extends Row & E, E>(db: Db, kind: PointKind<R, E>, cont
 }
 
 export async function getPoint<R extends Row & E, E>(
-  ctx: Context,
+  ctx: DetailsDeps,
   auth: AuthContext,
   kind: PointKind<R, E>,
   contactId: number,
@@ -141,7 +140,7 @@ export async function getPoint<R extends Row & E, E>(
 
 /** Adds an entry; one the contact already has (same key) is changed instead, so a retried request adds nothing. */
 export function addPoint<R extends Row & E, E>(
-  ctx: Context,
+  ctx: DetailsDeps,
   auth: AuthContext,
   kind: PointKind<R, E>,
   contactId: number,
@@ -172,7 +171,7 @@ export function addPoint<R extends Row & E, E>(
  * primary becomes primary; none marked, the primary stays if it is kept, else the list's first entry is primary.
  */
 export function replacePoints<R extends Row & E, E>(
-  ctx: Context,
+  ctx: DetailsDeps,
   auth: AuthContext,
   kind: PointKind<R, E>,
   contactId: number,
@@ -220,7 +219,7 @@ export function replacePoints<R extends Row & E, E>(
  * (an only entry stays primary); left out, nothing moves. Another entry of the contact with the same key is a 409.
  */
 export function changePoint<R extends Row & E, E>(
-  ctx: Context,
+  ctx: DetailsDeps,
   auth: AuthContext,
   kind: PointKind<R, E>,
   contactId: number,
@@ -245,7 +244,13 @@ export function changePoint<R extends Row & E, E>(
 }
 
 /** Removes one entry; when it was the primary one, the oldest remaining entry becomes primary. */
-export function deletePoint<R extends Row & E, E>(ctx: Context, auth: AuthContext, kind: PointKind<R, E>, contactId: number, id: number) {
+export function deletePoint<R extends Row & E, E>(
+  ctx: DetailsDeps,
+  auth: AuthContext,
+  kind: PointKind<R, E>,
+  contactId: number,
+  id: number,
+) {
   return changeContactDetails(ctx, auth, contactId, async (tx, contact) => {
     const rows = await kind.rows(tx, contact.id);
     const row = await pointOf(tx, kind, contactId, id, rows);

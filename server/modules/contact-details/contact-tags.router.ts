@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { authOf } from '../../auth/middleware.js';
-import type { Context } from '../../context.js';
+import type { DetailsDeps } from './detail-change.js';
 import { paging } from '../../contracts/common.js';
 import { contactTagBody, contactTagParams } from '../../contracts/contact-details.js';
 import { contactIdParam } from '../../contracts/contacts.js';
@@ -12,7 +12,7 @@ import * as service from './contact-tags.service.js';
 const tagRecord = (tag: { id: number; title: string }): TagRecord => ({ id: tag.id, title: tag.title });
 
 /** /contacts/{contact_id}/tags. The contract shows 202 even for GET of one tag, and for its writes. */
-export function contactTagsRouter(ctx: Context): Router {
+export function contactTagsRouter(ctx: DetailsDeps): Router {
   const router = Router();
 
   router.get('/contacts/:contact_id/tags', async (req, res) => {

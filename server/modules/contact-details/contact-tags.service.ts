@@ -1,5 +1,4 @@
 import type { AuthContext } from '../../auth/access.js';
-import type { Context } from '../../context.js';
 import type { Db } from '../../db/database.js';
 import type { PageRequest } from '../../db/paging.js';
 import { notFound } from '../../lib/errors.js';
@@ -7,7 +6,7 @@ import { ActivityType, type AuditEntry } from '../contacts/contact-history.repos
 import { DETAIL_KINDS } from '../contacts/contact-rows.repository.js';
 import { visibleContact } from '../contacts/contacts.service.js';
 import * as tags from '../tags/tags.repository.js';
-import { changeContactDetails, type DetailChange } from './detail-change.js';
+import { changeContactDetails, type DetailChange, type DetailsDeps } from './detail-change.js';
 
 /* A contact's tags, named by title: a title the organisation has not used joins its catalogue. */
 
@@ -21,7 +20,7 @@ const tagChange = (result: tags.Tag, audit: AuditEntry[], text: string): DetailC
   detailKinds: DETAIL_KINDS.tags,
 });
 
-export async function listContactTags(ctx: Context, auth: AuthContext, contactId: number, page: PageRequest) {
+export async function listContactTags(ctx: DetailsDeps, auth: AuthContext, contactId: number, page: PageRequest) {
   await visibleContact(ctx.store.db, auth.scope, contactId);
   return tags.pageOfContactTags(ctx.store.db, contactId, page);
 }
@@ -32,13 +31,13 @@ async function heldTag(db: Db, contactId: number, tagId: number) {
   return tag;
 }
 
-export async function getContactTag(ctx: Context, auth: AuthContext, contactId: number, tagId: number) {
+export async function getContactTag(ctx: DetailsDeps, auth: AuthContext, contactId: number, tagId: number) {
   await visibleContact(ctx.store.db, auth.scope, contactId);
   return heldTag(ctx.store.db, contactId, tagId);
 }
 
 /** Gives the contact the tag; one it holds already changes nothing. */
-export function addContactTag(ctx: Context, auth: AuthContext, contactId: number, title: string) {
+export function addContactTag(ctx: DetailsDeps, auth: AuthContext, contactId: number, title: string) {
   return changeContactDetails(ctx, auth, contactId, async (tx, contact, at) => {
     const tag = await tags.ensureTag(tx, contact.org_id, title, at);
     const isNew = await tags.addContactTag(tx, contact.id, tag.id);
@@ -50,7 +49,7 @@ export function addContactTag(ctx: Context, auth: AuthContext, contactId: number
  * PUT on a contact's tag: the contact holds the tag with the new title in place of the old one. The catalogue's
  * tag keeps its title (other contacts hold it too); renaming it for everyone is PUT /rest/1/tags/{id}.
  */
-export function replaceContactTag(ctx: Context, auth: AuthContext, contactId: number, tagId: number, title: string) {
+export function replaceContactTag(ctx: DetailsDeps, auth: AuthContext, contactId: number, tagId: number, title: string) {
   return changeContactDetails(ctx, auth, contactId, async (tx, contact, at) => {
     const old = await heldTag(tx, contact.id, tagId);
     const tag = await tags.ensureTag(tx, contact.org_id, title, at);
@@ -61,7 +60,7 @@ export function replaceContactTag(ctx: Context, auth: AuthContext, contactId: nu
   });
 }
 
-export function removeContactTag(ctx: Context, auth: AuthContext, contactId: number, tagId: number) {
+export function removeContactTag(ctx: DetailsDeps, auth: AuthContext, contactId: number, tagId: number) {
   return changeContactDetails(ctx, auth, contactId, async (tx, contact) => {
     const tag = await heldTag(tx, contact.id, tagId);
     await tags.removeContactTag(tx, contact.id, tag.id);

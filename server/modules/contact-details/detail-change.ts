@@ -1,11 +1,13 @@
 import type { AuthContext } from '../../auth/access.js';
-import type { Context } from '../../context.js';
-import type { Db } from '../../db/database.js';
+import type { Db, Store } from '../../db/database.js';
 import type { Contact, ContactUpdate } from '../../db/schema.js';
 import { now } from '../../lib/time.js';
 import { type AuditEntry, recordChange } from '../contacts/contact-history.repository.js';
 import { updateContactRow } from '../contacts/contact-rows.repository.js';
 import { visibleContact } from '../contacts/contacts.service.js';
+
+/** What changing a contact's details needs (the services of contact-details/ take it too). */
+export type DetailsDeps = { store: Store };
 
 /** What a change to a contact's own detail rows did, and what it answers. */
 export type DetailChange<T> = {
@@ -30,7 +32,7 @@ export type DetailChange<T> = {
  * record cache, modification time, denormalised columns, search terms) with the activity and audit records.
  */
 export function changeContactDetails<T>(
-  ctx: Context,
+  ctx: DetailsDeps,
   auth: AuthContext,
   contactId: number,
   work: (tx: Db, contact: Contact, at: string) => Promise<DetailChange<T>>,

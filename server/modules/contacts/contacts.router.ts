@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { authOf } from '../../auth/middleware.js';
-import type { Context } from '../../context.js';
+import type { ContactsDeps } from './contacts.service.js';
 import type { AuditRecord, ContactActivityRecord } from '../../contracts/contact-records.js';
 import {
   activitiesQuery,
@@ -21,7 +21,7 @@ import { listActivities, listAudit } from './contact-history.repository.js';
 import * as service from './contacts.service.js';
 import { deletePhoneNumber } from './phone-numbers.service.js';
 
-export function contactsRouter(ctx: Context): Router {
+export function contactsRouter(ctx: ContactsDeps): Router {
   const router = Router();
   const { db } = ctx.store;
 

@@ -1,9 +1,9 @@
 import { type AuthContext, type Scope, scopeIncludesMember } from '../../auth/access.js';
 import { findMemberById, findMemberByUsername, teamIds } from '../../auth/auth.repository.js';
-import type { Context } from '../../context.js';
+import type { RecordCache } from '../../lib/record-cache.js';
 import type { CreatedContactRecord } from '../../contracts/contact-records.js';
 import { type CreateContactBody, type ListContactsQuery, phoneDigits, type UpdateContactBody } from '../../contracts/contacts.js';
-import type { Db } from '../../db/database.js';
+import type { Db, Store } from '../../db/database.js';
 import type { Contact } from '../../db/schema.js';
 import { ApiError, Codes, conflict, notFound, unknownReference } from '../../lib/errors.js';
 import { now, timestampOrZero } from '../../lib/time.js';
@@ -26,6 +26,9 @@ import * as repo from './contacts.repository.js';
 import { contactRecords } from './contacts.serializer.js';
 import { lockKeys } from '../../db/locks.js';
 
+/** What the contact services need: the store, and this process's cache of serialized records. */
+export type ContactsDeps = { store: Store; records: RecordCache };
+
 export async function presentContacts(db: Db, contacts: records.RecordRow[]) {
   return contacts.length ? contactRecords(contacts, await records.loadDetails(db, contacts)) : [];
 }
@@ -34,7 +37,7 @@ export async function presentContacts(db: Db, contacts: records.RecordRow[]) {
  * These contacts' records, serialized, in the order given: each from the record cache when it holds the contact
  * at its version, the rest built and kept. A contact deleted since its version was read is left out.
  */
-async function serializedRecords(ctx: Context, orgId: number, rows: records.PageRow[]): Promise<string[]> {
+async function serializedRecords(ctx: ContactsDeps, orgId: number, rows: records.PageRow[]): Promise<string[]> {
   if (!rows.length) return [];
   const { db } = ctx.store;
   const catalog = await catalogVersion(db, orgId);
@@ -61,19 +64,19 @@ export async function scopeOfOwner(db: Db, auth: AuthContext, ownerId: number | 
   return { kind: 'team', orgId: auth.scope.orgId, memberIds: [owner.id] };
 }
 
-export async function listContacts(ctx: Context, auth: AuthContext, query: ListContactsQuery) {
+export async function listContacts(ctx: ContactsDeps, auth: AuthContext, query: ListContactsQuery) {
   const scope = await scopeOfOwner(ctx.store.db, auth, query.owner_id, 'owner_id');
   const { rows, total } = await list.listContacts(ctx.store.db, scope, query);
   return { records: await serializedRecords(ctx, auth.scope.orgId, rows), total };
 }
 
 /** The serialized record of a contact the caller may see; anything else is "not found". */
-export async function contactRecord(ctx: Context, auth: AuthContext, id: number): Promise<string> {
+export async function contactRecord(ctx: ContactsDeps, auth: AuthContext, id: number): Promise<string> {
   return (await versionedRecord(ctx, auth, id)).json;
 }
 
 /** The serialized record and the version it shows (its ETag: `etagOf`). */
-export async function versionedRecord(ctx: Context, auth: AuthContext, id: number): Promise<{ json: string; version: number }> {
+export async function versionedRecord(ctx: ContactsDeps, auth: AuthContext, id: number): Promise<{ json: string; version: number }> {
   const rows = await repo.findVisibleVersions(ctx.store.db, auth.scope, [id]);
   const [json] = await serializedRecords(ctx, auth.scope.orgId, rows);
   if (json === undefined || !rows[0]) throw notFound(`There is no contact ${id}.`);
@@ -88,7 +91,7 @@ export const etagOf = (id: number, version: number) => `"${id}.${version}"`;
  * web app shows before creating a contact that would otherwise update one of them (the contract's duplicate rule).
  */
 export async function matchingRecords(
-  ctx: Context,
+  ctx: ContactsDeps,
   auth: AuthContext,
   email: string | undefined,
   phone: string | undefined,
@@ -131,7 +134,7 @@ async function dedupeOwners(db: Db, ownerId: number, policy: number): Promise<nu
 
 export type CreateResult = { record: CreatedContactRecord; status: 'created' | 'updated' | 'skipped' };
 
-export async function createContact(ctx: Context, auth: AuthContext, body: CreateContactBody): Promise<CreateResult> {
+export async function createContact(ctx: Pick<ContactsDeps, 'store'>, auth: AuthContext, body: CreateContactBody): Promise<CreateResult> {
   return ctx.store.write((tx) => createContactIn(tx, auth, body));
 }
 
@@ -208,7 +211,7 @@ function createdRecord(contact: Contact, body: CreateContactBody, action: Create
  * read: a contact changed since is a 409 that changes nothing. Without one, the last update wins, as the contract has it.
  */
 export async function updateContact(
-  ctx: Context,
+  ctx: Pick<ContactsDeps, 'store'>,
   auth: AuthContext,
   id: number,
   body: UpdateContactBody,
@@ -266,7 +269,7 @@ async function applyUpdate(tx: Db, auth: AuthContext, contact: Contact, body: Co
 }
 
 /** Moves contacts to the trash, or deletes them for good. Every id must be one the caller may see. */
-export async function deleteContacts(ctx: Context, auth: AuthContext, ids: number[], permanent: boolean) {
+export async function deleteContacts(ctx: Pick<ContactsDeps, 'store'>, auth: AuthContext, ids: number[], permanent: boolean) {
   const unique = [...new Set(ids)];
   await ctx.store.write(async (tx) => {
     const visible = await repo.findVisibleContacts(tx, auth.scope, unique);
@@ -299,7 +302,7 @@ export async function deleteContacts(ctx: Context, auth: AuthContext, ids: numbe
 }
 
 /** Takes a contact out of the trash (an extension). One that is not in the trash is left as it is, and nothing recorded. */
-export async function restoreContact(ctx: Context, auth: AuthContext, id: number): Promise<void> {
+export async function restoreContact(ctx: Pick<ContactsDeps, 'store'>, auth: AuthContext, id: number): Promise<void> {
   await ctx.store.write(async (tx) => {
     const contact = await visibleContact(tx, auth.scope, id);
     if (!contact.trashed) return;

@@ -1,5 +1,5 @@
 import type { AuthContext } from '../../auth/access.js';
-import type { Context } from '../../context.js';
+import type { Store } from '../../db/database.js';
 import { phoneDigits } from '../../contracts/contacts.js';
 import { now } from '../../lib/time.js';
 import { ActivityType, recordChange } from './contact-history.repository.js';
@@ -7,12 +7,14 @@ import { updateContactRow } from './contact-rows.repository.js';
 import { formatPhone } from './contacts.serializer.js';
 import { contactsWithNumber, removeNumber } from './phone-numbers.repository.js';
 
+export type PhoneNumbersDeps = { store: Store };
+
 /**
  * DELETE /rest/1/phonenumber/{phone_number}: the number goes from every contact the caller may change, primary and
  * additional alike, each with an audit record and an activity; a contact that loses its primary number takes its
  * next number as primary. Answers how many contacts changed (the route answers 204 either way).
  */
-export async function deletePhoneNumber(ctx: Context, auth: AuthContext, number: string): Promise<number> {
+export async function deletePhoneNumber(ctx: PhoneNumbersDeps, auth: AuthContext, number: string): Promise<number> {
   const digits = phoneDigits(number);
   return ctx.store.write(async (tx) => {
     const contacts = await contactsWithNumber(tx, auth.scope, digits);

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { authOf } from '../../auth/middleware.js';
-import type { Context } from '../../context.js';
+import type { CustomFieldsDeps } from './custom-fields.service.js';
 import { createFieldBody, fieldIdParam, listFieldsQuery, updateFieldBody } from '../../contracts/custom-fields.js';
 import { oneOfOne, pageMeta, sendList, sendNoContent, sendSuccess } from '../../lib/envelope.js';
 import { parse } from '../../lib/validate.js';
@@ -8,7 +8,7 @@ import { fieldRecord } from './custom-fields.serializer.js';
 import * as service from './custom-fields.service.js';
 
 /** Custom-field definitions. A single definition is answered as a list of one, as the contract's GET shows. */
-export function customFieldsRouter(ctx: Context): Router {
+export function customFieldsRouter(ctx: CustomFieldsDeps): Router {
   const router = Router();
 
   router.get('/customfields', async (req, res) => {

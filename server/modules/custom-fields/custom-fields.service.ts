@@ -1,6 +1,5 @@
 import type { z } from 'zod';
 import { type AuthContext, requireVendor } from '../../auth/access.js';
-import type { Context } from '../../context.js';
 import {
   CUSTOM_FIELD_TYPES,
   type createFieldBody,
@@ -8,12 +7,14 @@ import {
   type listFieldsQuery,
   type UpdateFieldBody,
 } from '../../contracts/custom-fields.js';
-import type { Db } from '../../db/database.js';
+import type { Db, Store } from '../../db/database.js';
 import { conflict, notFound } from '../../lib/errors.js';
 import { now } from '../../lib/time.js';
 import { normaliseValue } from '../contacts/contact-details.repository.js';
 import * as repo from './custom-fields.repository.js';
 import { fieldRecord } from './custom-fields.serializer.js';
+
+export type CustomFieldsDeps = { store: Store };
 
 /*
  * Custom-field definitions: an organisation-wide catalogue, like tags. Every member reads them and may add one
@@ -34,7 +35,7 @@ async function assertNameFree(db: Db, auth: AuthContext, name: string, exceptId?
     throw conflict(`A custom field named "${other.display_name}" already exists (id ${other.id}); names are compared without case.`);
 }
 
-export async function listFields(ctx: Context, auth: AuthContext, query: z.output<typeof listFieldsQuery>) {
+export async function listFields(ctx: CustomFieldsDeps, auth: AuthContext, query: z.output<typeof listFieldsQuery>) {
   const { db } = ctx.store;
   const { rows, total } = await repo.listFields(db, auth.scope.orgId, query);
   /* A drop-down's options are always listed (one query for the page); counting the contacts holding each field reads
@@ -62,9 +63,9 @@ export async function listFields(ctx: Context, auth: AuthContext, query: z.outpu
   return { records, total };
 }
 
-export const getField = async (ctx: Context, auth: AuthContext, id: number) => fieldOf(ctx.store.db, auth, id);
+export const getField = async (ctx: CustomFieldsDeps, auth: AuthContext, id: number) => fieldOf(ctx.store.db, auth, id);
 
-export function createField(ctx: Context, auth: AuthContext, body: z.output<typeof createFieldBody>) {
+export function createField(ctx: CustomFieldsDeps, auth: AuthContext, body: z.output<typeof createFieldBody>) {
   return ctx.store.write(async (tx) => {
     await assertNameFree(tx, auth, body.display_name);
     const order = body.display_order ?? (await repo.nextDisplayOrder(tx, auth.scope.orgId));
@@ -102,7 +103,7 @@ async function assertValuesFit(tx: Db, field: repo.CustomField, type: number) {
   }
 }
 
-export function updateField(ctx: Context, auth: AuthContext, id: number, body: UpdateFieldBody) {
+export function updateField(ctx: CustomFieldsDeps, auth: AuthContext, id: number, body: UpdateFieldBody) {
   requireVendor(auth, 'change custom fields');
   return ctx.store.write(async (tx) => {
     const field = await fieldOf(tx, auth, id);
@@ -120,7 +121,7 @@ export function updateField(ctx: Context, auth: AuthContext, id: number, body: U
 }
 
 /** Deletes the definition; the values contacts hold for it go with it, irreversibly, each contact recording it. */
-export function deleteField(ctx: Context, auth: AuthContext, id: number) {
+export function deleteField(ctx: CustomFieldsDeps, auth: AuthContext, id: number) {
   requireVendor(auth, 'delete custom fields');
   return ctx.store.write(async (tx) => repo.deleteField(tx, await fieldOf(tx, auth, id), auth.member.id, now()));
 }

@@ -1,19 +1,18 @@
 import { Router } from 'express';
 import { authOf } from '../../auth/middleware.js';
-import type { Context } from '../../context.js';
 import { contentQuery, recordingIdParam } from '../../contracts/dial-sessions.js';
 import { sendAudio } from '../../lib/audio-response.js';
 import { notFound } from '../../lib/errors.js';
 import { pageMeta, sendList, sendNoContent, sendSuccess } from '../../lib/envelope.js';
 import { parse } from '../../lib/validate.js';
 import { renameVoicemailBody } from '../../contracts/voicemails.js';
-import { deleteVoicemail, findVoicemailRecord, renameVoicemail, toVoicemailRecord } from './voicemails.service.js';
+import { deleteVoicemail, findVoicemailRecord, renameVoicemail, toVoicemailRecord, type VoicemailsDeps } from './voicemails.service.js';
 import { dispositionSets, dispositionsOf, listMessages, listVoicemails, voicemailAudio } from './dial-library.repository.js';
 
 const everything = (n: number) => pageMeta({ page: 1, page_size: Math.max(1, n) }, n);
 
 /** The message library, voicemail recordings and disposition sets a dial session draws on. */
-export function dialLibraryRouter(ctx: Context): Router {
+export function dialLibraryRouter(ctx: VoicemailsDeps): Router {
   const router = Router();
   const { db } = ctx.store;
 

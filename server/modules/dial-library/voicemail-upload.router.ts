@@ -1,11 +1,10 @@
 import express, { type RequestHandler, Router } from 'express';
-import { authenticate, authOf } from '../../auth/middleware.js';
-import type { Context } from '../../context.js';
+import { authenticate, authOf, type AuthenticateDeps } from '../../auth/middleware.js';
 import { uploadVoicemailQuery, VOICEMAIL_LIMITS } from '../../contracts/voicemails.js';
 import { ApiError, Codes } from '../../lib/errors.js';
 import { sendSuccess } from '../../lib/envelope.js';
 import { parse } from '../../lib/validate.js';
-import { findVoicemailRecord, uploadVoicemail } from './voicemails.service.js';
+import { findVoicemailRecord, uploadVoicemail, type VoicemailsDeps } from './voicemails.service.js';
 
 const MB = VOICEMAIL_LIMITS.maxBytes / 1024 / 1024;
 const NOT_A_FILE = ['multipart/form-data', 'application/x-www-form-urlencoded', 'application/json'];
@@ -39,7 +38,7 @@ const readAudioBody: RequestHandler = (req, res, next) => {
  * POST /rest/1/voicemails reads its own body (audio, up to 12 MB) after authentication, so it is mounted before the
  * API's JSON and form parsers (app.ts), which refuse any other type.
  */
-export function voicemailUploadRouter(ctx: Context): Router {
+export function voicemailUploadRouter(ctx: VoicemailsDeps & AuthenticateDeps): Router {
   const router = Router();
   const nameFirst: RequestHandler = (req, _res, next) => {
     parse(uploadVoicemailQuery, req.query);

@@ -1,12 +1,14 @@
 import { type AuthContext, isVendor, scopeIncludesMember } from '../../auth/access.js';
 import { AudioDecodeError } from '../../audio/pcm.js';
 import { normalizeVoicemail, VoicemailAudioError } from '../../audio/voicemail-audio.js';
-import type { Context } from '../../context.js';
+import type { Config } from '../../config.js';
 import { VOICEMAIL_LIMITS, type VoicemailRecord } from '../../contracts/voicemails.js';
-import type { Db } from '../../db/database.js';
+import type { Db, Store } from '../../db/database.js';
 import { ApiError, badRequest, Codes, forbidden, notFound } from '../../lib/errors.js';
 import { now } from '../../lib/time.js';
 import * as repo from './dial-library.repository.js';
+
+export type VoicemailsDeps = { store: Store; config: Pick<Config, 'publicUrl'> };
 
 /*
  * Who may change a recording: the vendor any of its organisation's; a manager its own and its team's; a member its
@@ -34,7 +36,7 @@ export function toVoicemailRecord(publicUrl: string, auth: AuthContext, v: repo.
   };
 }
 
-export async function findVoicemailRecord(ctx: Pick<Context, 'store' | 'config'>, auth: AuthContext, id: number): Promise<VoicemailRecord> {
+export async function findVoicemailRecord(ctx: VoicemailsDeps, auth: AuthContext, id: number): Promise<VoicemailRecord> {
   const row = await repo.findVoicemailWithMaker(ctx.store.db, auth.member.org_id, id);
   if (!row) throw notFound(`There is no voicemail recording ${id}.`);
   return toVoicemailRecord(ctx.config.publicUrl, auth, row);
@@ -60,7 +62,7 @@ function refusal(error: unknown): ApiError {
   throw error;
 }
 
-export async function uploadVoicemail(ctx: Pick<Context, 'store'>, auth: AuthContext, name: string, bytes: Buffer): Promise<number> {
+export async function uploadVoicemail(ctx: Pick<VoicemailsDeps, 'store'>, auth: AuthContext, name: string, bytes: Buffer): Promise<number> {
   const audio = await normalizeVoicemail(bytes, VOICEMAIL_LIMITS.maxSeconds).catch((error: unknown) => Promise.reject(refusal(error)));
   const row = await ctx.store.write((tx) =>
     repo.insertVoicemail(tx, {
@@ -89,7 +91,7 @@ async function changeable(tx: Db, auth: AuthContext, id: number) {
   }
 }
 
-export async function renameVoicemail(ctx: Pick<Context, 'store'>, auth: AuthContext, id: number, name: string): Promise<void> {
+export async function renameVoicemail(ctx: Pick<VoicemailsDeps, 'store'>, auth: AuthContext, id: number, name: string): Promise<void> {
   await ctx.store.write(async (tx) => {
     await changeable(tx, auth, id);
     if (!(await repo.renameVoicemail(tx, auth.member.org_id, id, name))) throw notFound(`There is no voicemail recording ${id}.`);
@@ -100,7 +102,7 @@ export async function renameVoicemail(ctx: Pick<Context, 'store'>, auth: AuthCon
  * No setting points at a recording (a session names one per drop, and a call keeps the name it dropped), so a
  * delete takes it out of the library and nothing else; a drop already playing it plays silence from then on.
  */
-export async function deleteVoicemail(ctx: Pick<Context, 'store'>, auth: AuthContext, id: number): Promise<void> {
+export async function deleteVoicemail(ctx: Pick<VoicemailsDeps, 'store'>, auth: AuthContext, id: number): Promise<void> {
   await ctx.store.write(async (tx) => {
     await changeable(tx, auth, id);
     if (!(await repo.deleteVoicemail(tx, auth.member.org_id, id))) throw notFound(`There is no voicemail recording ${id}.`);

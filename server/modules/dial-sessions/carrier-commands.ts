@@ -1,5 +1,6 @@
-import type { Context } from '../../context.js';
 import { signedMediaPath } from '../../carrier/secret.js';
+import type { Carrier } from '../../dialer/carrier.js';
+import type { Logger } from '../../lib/logger.js';
 
 /*
  * What a step tells the carrier, sent once the step has committed (a command for a step that then failed to commit
@@ -11,10 +12,14 @@ export type CarrierCommand =
   | { kind: 'hangup'; callId: number }
   | { kind: 'voicemail'; callId: number; recordingId: number; durationSeconds: number };
 
+/** What telling the carrier needs: this process's client of it, the secret they share and the address it calls back. */
+export type CarrierLink = { carrier: Carrier; carrierSecret: string; callbackBase(): string };
+export type CarrierCommandsDeps = { dialer: CarrierLink; logger: Logger };
+
 /** How long a link to a voicemail stays valid for the carrier to fetch it. */
 const MEDIA_LINK_MS = 10 * 60_000;
 
-export async function sendCommands(ctx: Context, commands: CarrierCommand[]): Promise<void> {
+export async function sendCommands(ctx: CarrierCommandsDeps, commands: CarrierCommand[]): Promise<void> {
   const { carrier } = ctx.dialer;
   for (const command of commands) {
     try {
@@ -32,6 +37,6 @@ export async function sendCommands(ctx: Context, commands: CarrierCommand[]): Pr
 }
 
 /** The voicemail recording as the carrier fetches it: a signed, short-lived link to this deployment. */
-export function voicemailLink(ctx: Context, recordingId: number): string {
+export function voicemailLink(ctx: Pick<CarrierCommandsDeps, 'dialer'>, recordingId: number): string {
   return `${ctx.dialer.callbackBase()}${signedMediaPath(ctx.dialer.carrierSecret, `/carrier/media/voicemails/${recordingId}`, Date.now() + MEDIA_LINK_MS)}`;
 }

@@ -1,5 +1,4 @@
 import { type AuthContext, reaches } from '../../auth/access.js';
-import type { Context } from '../../context.js';
 import { phoneDigits } from '../../contracts/contacts.js';
 import type { DialAction } from '../../contracts/dial-sessions.js';
 import type { DialSession } from '../../db/schema.js';
@@ -7,14 +6,17 @@ import { type CallState, type Input, MOVED_NOTE, type Phase } from '../../dialer
 import { now } from '../../lib/time.js';
 import { badRequest, Codes, conflict, forbidden, notFound } from '../../lib/errors.js';
 import { listVoicemails } from '../dial-library/dial-library.repository.js';
-import { contactRecord } from '../contacts/contacts.service.js';
+import { contactRecord, type ContactsDeps } from '../contacts/contacts.service.js';
 import { callAt } from './calls.repository.js';
 import { lastEventId } from './dial-events.repository.js';
 import { findRunningSession, isSecondRunningSession, progressOf, queueEntry, queueWindow } from './dial-sessions.repository.js';
 import { toCallRecord, toSessionRecord } from './dial-sessions.serializer.js';
-import { act, addDialerNote, afterCommit, choice, driveIn } from './dialing.service.js';
-import { visibleSession } from './dial-reads.service.js';
+import { act, addDialerNote, afterCommit, choice, driveIn, type DialingDeps } from './dialing.service.js';
+import { visibleSession, type DialReadsDeps } from './dial-reads.service.js';
 import { sessionDisposition, sessionDispositions, sessionRecording } from './session-library.js';
+
+/** Driving the session (dialing.service.ts), and reading it and its contacts' records for the screen. */
+export type DialLiveDeps = DialingDeps & DialReadsDeps & ContactsDeps;
 
 /* What the dialer screen shows and does (extensions of /rest/1/dialsession/{id}, documented in docs/api.md). */
 
@@ -33,7 +35,7 @@ const QUEUE_BEHIND = 10;
 const QUEUE_AHEAD = 25;
 
 /** Everything the screen needs to (re)draw: the current contact and call, progress, the queue around it, the choices. */
-export async function snapshot(ctx: Context, auth: AuthContext, session: DialSession) {
+export async function snapshot(ctx: DialLiveDeps, auth: AuthContext, session: DialSession) {
   const { db } = ctx.store;
   const current = session.position >= 0 && session.position < session.contact_count ? session.position : null;
   const entry = current === null ? undefined : await queueEntry(db, session.id, current);
@@ -92,7 +94,7 @@ function queueName(
 }
 
 /** Only the rep running a session acts in it; its manager and the vendor may watch. */
-export async function ownSession(ctx: Context, auth: AuthContext, id: number) {
+export async function ownSession(ctx: DialLiveDeps, auth: AuthContext, id: number) {
   const session = await visibleSession(ctx, auth, id);
   if (session.member_id !== auth.member.id) throw forbidden('Only the member running this dial session can act in it.');
   return session;
@@ -100,7 +102,13 @@ export async function ownSession(ctx: Context, auth: AuthContext, id: number) {
 
 export type ActionBody = { phone?: string; disposition_id?: number; recording_id?: number; note?: string };
 
-export async function perform(ctx: Context, auth: AuthContext, id: number, action: DialAction, body: ActionBody): Promise<DialSession> {
+export async function perform(
+  ctx: DialLiveDeps,
+  auth: AuthContext,
+  id: number,
+  action: DialAction,
+  body: ActionBody,
+): Promise<DialSession> {
   const session = await ownSession(ctx, auth, id);
   if (action === 'start') return startSession(ctx, session);
   if (action === 'note') {
@@ -114,7 +122,7 @@ export async function perform(ctx: Context, auth: AuthContext, id: number, actio
   return act(ctx, session.id, await inputFor(ctx, session, action, body), options);
 }
 
-async function inputFor(ctx: Context, session: DialSession, action: Exclude<DialAction, 'note'>, body: ActionBody): Promise<Input> {
+async function inputFor(ctx: DialLiveDeps, session: DialSession, action: Exclude<DialAction, 'note'>, body: ActionBody): Promise<Input> {
   switch (action) {
     case 'disposition':
       return { type: 'disposition', disposition: choice(await sessionDisposition(ctx.store.db, session, body.disposition_id!)) };
@@ -126,7 +134,7 @@ async function inputFor(ctx: Context, session: DialSession, action: Exclude<Dial
 }
 
 /** The rep may call any of the current contact's numbers; none when it is no longer the rep's (the call then passes it over). */
-async function chosenPhone(ctx: Context, auth: AuthContext, session: DialSession, phone: string): Promise<string | undefined> {
+async function chosenPhone(ctx: DialLiveDeps, auth: AuthContext, session: DialSession, phone: string): Promise<string | undefined> {
   const entry = await queueEntry(ctx.store.db, session.id, session.position);
   const json = await contactRecord(ctx, auth, entry.contact_id).catch(() => undefined);
   if (json === undefined) return undefined;
@@ -145,7 +153,7 @@ const runningReason = (id: number) => `You are already running dial session ${id
  * cannot both pass it (SQLite serialises writes). On PostgreSQL two transactions could, so migration 0015's partial
  * unique index on (member_id) where status = 'active' refuses the second, and that refusal is the same 409.
  */
-async function startSession(ctx: Context, session: DialSession): Promise<DialSession> {
+async function startSession(ctx: DialLiveDeps, session: DialSession): Promise<DialSession> {
   const outcome = await ctx.store
     .write(async (tx) => {
       const running = await findRunningSession(tx, session.member_id, session.id);

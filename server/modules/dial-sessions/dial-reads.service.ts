@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import type { Context } from '../../context.js';
+import type { Store } from '../../db/database.js';
+import type { Config } from '../../config.js';
 import {
   type callQuery,
   type dialSessionQuery,
@@ -22,8 +23,11 @@ import type { Call } from '../../db/schema.js';
 import { mediaOfCalls } from '../transcripts/transcripts.repository.js';
 import { toCallRecord, toSessionRecord } from './dial-sessions.serializer.js';
 
+/** The store, and the public address that call records' links start with. */
+export type DialReadsDeps = { store: Store; config: Pick<Config, 'publicUrl'> };
+
 /** Sessions of the caller and (by the team rules) its team, or of one member of it, newest first, without their calls. */
-export async function sessionList(ctx: Context, auth: AuthContext, q: z.output<typeof listDialSessionsQuery>) {
+export async function sessionList(ctx: DialReadsDeps, auth: AuthContext, q: z.output<typeof listDialSessionsQuery>) {
   const filter = {
     from: q.date_start ? `${q.date_start} 00:00:00` : undefined,
     to: q.date_end ? `${q.date_end} 23:59:59` : undefined,
@@ -38,20 +42,20 @@ export async function sessionList(ctx: Context, auth: AuthContext, q: z.output<t
   return { records: rows.map((s) => toSessionRecord(s, counts.get(s.id) ?? 0)), total };
 }
 
-export async function visibleSession(ctx: Context, auth: AuthContext, id: number) {
+export async function visibleSession(ctx: DialReadsDeps, auth: AuthContext, id: number) {
   const session = await findVisibleSession(ctx.store.db, auth.scope, id);
   if (!session) throw notFound(`There is no dial session ${id}.`);
   return session;
 }
 
 /** One session with a page of its calls; the paging fields page through the calls. */
-export async function sessionWithCalls(ctx: Context, auth: AuthContext, id: number, q: z.output<typeof dialSessionQuery>) {
+export async function sessionWithCalls(ctx: DialReadsDeps, auth: AuthContext, id: number, q: z.output<typeof dialSessionQuery>) {
   const session = await visibleSession(ctx, auth, id);
   const { rows, total } = await listCalls(ctx.store.db, session.id, q);
   return { record: { ...toSessionRecord(session, total), calls: await callRecords(ctx, rows, q) }, total };
 }
 
-export async function callRecord(ctx: Context, auth: AuthContext, callId: number, q: z.output<typeof callQuery>) {
+export async function callRecord(ctx: DialReadsDeps, auth: AuthContext, callId: number, q: z.output<typeof callQuery>) {
   const call = await findVisibleCall(ctx.store.db, auth.scope, callId);
   if (!call) throw notFound(`There is no call ${callId}.`);
   return (await callRecords(ctx, [call], q))[0]!;
@@ -59,7 +63,7 @@ export async function callRecord(ctx: Context, auth: AuthContext, callId: number
 
 /** Call records for a page of calls, with what became of their recordings and transcripts (one query for the page). */
 export async function callRecords(
-  ctx: Context,
+  ctx: DialReadsDeps,
   calls: (Call | CallWithContact)[],
   q: { include_recording: boolean; include_transcript: boolean },
 ) {
@@ -87,7 +91,7 @@ function daysOf(q: z.output<typeof usageQuery>): string[] {
  * Whose figures a read covers: the caller's team (null: the vendor's whole organisation), or only `member_id`, which
  * must be in it (a member removed since still is: its history stays its own); anyone else is a 400 naming member_id.
  */
-async function membersOf(ctx: Context, auth: AuthContext, memberId: number | undefined): Promise<number[] | null> {
+async function membersOf(ctx: DialReadsDeps, auth: AuthContext, memberId: number | undefined): Promise<number[] | null> {
   if (memberId === undefined) return auth.scope.kind === 'team' ? auth.scope.memberIds : null;
   const member = await findMemberOfRecord(ctx.store.db, memberId);
   if (!member || !scopeIncludesMember(auth.scope, member))
@@ -96,7 +100,11 @@ async function membersOf(ctx: Context, auth: AuthContext, memberId: number | und
 }
 
 /** Calls, connected calls, voicemails and talk minutes per UTC day of the range, every day there (zeros included), oldest first. */
-export async function usagePerDay(ctx: Context, auth: AuthContext, q: z.output<typeof usageBreakdownQuery>): Promise<UsageDayRecord[]> {
+export async function usagePerDay(
+  ctx: DialReadsDeps,
+  auth: AuthContext,
+  q: z.output<typeof usageBreakdownQuery>,
+): Promise<UsageDayRecord[]> {
   const days = daysOf(q);
   const memberIds = await membersOf(ctx, auth, q.member_id);
   const byDay = new Map((await usageByDay(ctx.store.db, auth.scope.orgId, memberIds, q.date_start, q.date_end)).map((r) => [r.day, r]));
@@ -114,7 +122,7 @@ export async function usagePerDay(ctx: Context, auth: AuthContext, q: z.output<t
 
 /** Calls per disposition label over the range, most first; calls not dispositioned yet under ''. */
 export async function usagePerDisposition(
-  ctx: Context,
+  ctx: DialReadsDeps,
   auth: AuthContext,
   q: z.output<typeof usageBreakdownQuery>,
 ): Promise<UsageDispositionRecord[]> {
@@ -123,7 +131,7 @@ export async function usagePerDisposition(
 }
 
 /** The contract's seven figures per member of the caller's team, from the per-day figures kept with the calls; talk time in minutes. */
-export async function usage(ctx: Context, auth: AuthContext, q: z.output<typeof usageQuery>): Promise<Record<string, UsageRecord>> {
+export async function usage(ctx: DialReadsDeps, auth: AuthContext, q: z.output<typeof usageQuery>): Promise<Record<string, UsageRecord>> {
   daysOf(q);
   const memberIds = auth.scope.kind === 'team' ? auth.scope.memberIds : null;
   const filter = memberIds ? { orgId: auth.scope.orgId, ids: memberIds } : { orgId: auth.scope.orgId };

@@ -1,7 +1,8 @@
 import { createSession } from 'better-sse';
 import { Router } from 'express';
 import { authOf } from '../../auth/middleware.js';
-import type { Context } from '../../context.js';
+import type { OpenStreams } from '../../auth/open-streams.js';
+import type { DialEventHub } from './dial-events.js';
 import {
   CONTACT_LIMIT,
   callActionBody,
@@ -33,13 +34,17 @@ import {
   visibleSession,
 } from './dial-reads.service.js';
 import { lastEventId } from './dial-events.repository.js';
-import { ownSession, perform, snapshot } from './dial-live.service.js';
-import { createDialSession } from './dial-sessions.service.js';
+import { ownSession, perform, snapshot, type DialLiveDeps } from './dial-live.service.js';
+import { createDialSession, type DialSessionsDeps } from './dial-sessions.service.js';
 import { forecastBody } from './session-forecast.js';
+
+/** The services' parts, and this process's event streams: the hub they read from and the open streams' register. */
+export type DialSessionsRouterDeps = DialLiveDeps &
+  DialSessionsDeps & { streams: Pick<OpenStreams, 'open'>; dialer: { events: Pick<DialEventHub, 'subscribe'> } };
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
-export function dialSessionsRouter(ctx: Context): Router {
+export function dialSessionsRouter(ctx: DialSessionsRouterDeps): Router {
   const router = Router();
   const { db } = ctx.store;
 

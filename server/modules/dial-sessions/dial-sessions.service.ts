@@ -2,10 +2,10 @@ import crypto from 'node:crypto';
 import type { AuthContext } from '../../auth/access.js';
 import { sha256 } from '../../auth/tokens.js';
 import { checkCallbackUrl } from '../../callbacks/address-guard.js';
-import type { Context } from '../../context.js';
+import type { Config } from '../../config.js';
 import { createContactBody } from '../../contracts/contacts.js';
 import { type CreateDialSessionBody, existingContactEntry } from '../../contracts/dial-sessions.js';
-import { type Db, withSavepoint } from '../../db/database.js';
+import { type Db, withSavepoint, type Store } from '../../db/database.js';
 import type { DialSession } from '../../db/schema.js';
 import { ApiError, badRequest, Codes, type DebugCode } from '../../lib/errors.js';
 import { addSeconds, now } from '../../lib/time.js';
@@ -18,6 +18,8 @@ import { filteredContactIds } from './session-contacts.js';
 import { forecast, storedFacts } from './session-forecast.js';
 import { chosenSets } from './session-library.js';
 import { lockKeys } from '../../db/locks.js';
+
+export type DialSessionsDeps = { store: Store; config: Pick<Config, 'publicUrl' | 'callbackAllowedHosts'> };
 
 export type EntryError = { index: number; reason: string };
 export type Created = { session: DialSession; redirectUrl: string; errors: EntryError[] | null; skipped: number };
@@ -34,7 +36,7 @@ type Entry = { index: number; contactId: number } | { index: number; body: Retur
  * sign-in key. A retried request answers the session it made the first time.
  */
 export async function createDialSession(
-  ctx: Context,
+  ctx: DialSessionsDeps,
   auth: AuthContext,
   body: CreateDialSessionBody,
   raw: unknown,
@@ -187,7 +189,7 @@ async function createOne(
   }
 }
 
-async function assertCallbacks(ctx: Context, body: CreateDialSessionBody) {
+async function assertCallbacks(ctx: DialSessionsDeps, body: CreateDialSessionBody) {
   const problems: DebugCode[] = [];
   await Promise.all(
     (body.callbacks ?? []).map(async (c, i) => {

@@ -2,14 +2,14 @@ import { DeliveryWorker } from '../../callbacks/delivery-worker.js';
 import { DELIVERY_TIMEOUT_MS } from '../../callbacks/retry-policy.js';
 import { createSender } from '../../callbacks/sender.js';
 import { carrierSecretOf } from '../../carrier/secret.js';
-import { localUrl } from '../../config.js';
-import type { Context } from '../../context.js';
+import { type Config, localUrl } from '../../config.js';
+import type { Store } from '../../db/database.js';
 import type { Carrier } from '../../dialer/carrier.js';
 import { createCarrierClient } from '../../dialer/carrier-client.js';
 import { nowMs } from '../../lib/clock.js';
+import type { Logger } from '../../lib/logger.js';
 import { DialEventHub } from './dial-events.js';
 import { dueSessions } from './dial-sessions.repository.js';
-import { wake } from './dialing.service.js';
 
 /**
  * What each server process runs for the dialer: its client of the one carrier service, the event hub, the callback
@@ -29,7 +29,17 @@ export type DialerRuntime = {
   stop(): Promise<void>;
 };
 
-export function createDialerRuntime(ctx: Context): DialerRuntime {
+export type DialerRuntimeDeps = {
+  store: Store;
+  config: Pick<Config, 'carrier' | 'host' | 'port' | 'eventPollMs' | 'callbackAllowedHosts'>;
+  logger: Logger;
+  secretKey: Buffer;
+};
+
+/** What wakes one due session (dialing.service.ts `wake`): given by the composition root, as driving a session needs this runtime. */
+export type WakeSession = (sessionId: number) => Promise<void>;
+
+export function createDialerRuntime(ctx: DialerRuntimeDeps, wakeSession: WakeSession): DialerRuntime {
   const { config, logger } = ctx;
   const { signals } = ctx.store;
   const events = new DialEventHub(ctx.store.db, {
@@ -57,7 +67,7 @@ export function createDialerRuntime(ctx: Context): DialerRuntime {
   const wake = async () => {
     if (waking) return;
     waking = true;
-    await wakeDue(ctx).finally(() => (waking = false));
+    await wakeDue(ctx, wakeSession).finally(() => (waking = false));
   };
   return {
     carrier,
@@ -80,9 +90,9 @@ export function createDialerRuntime(ctx: Context): DialerRuntime {
 }
 
 /** Sessions whose wake-up time has come: in every process; each is claimed (dialing.service.ts `wake`), so one process wakes it. */
-async function wakeDue(ctx: Context) {
+async function wakeDue(ctx: DialerRuntimeDeps, wakeSession: WakeSession) {
   try {
-    for (const { id } of await dueSessions(ctx.store.db, nowMs(), 50)) await wake(ctx, id);
+    for (const { id } of await dueSessions(ctx.store.db, nowMs(), 50)) await wakeSession(id);
   } catch (error) {
     ctx.logger.error({ err: error }, 'dial session wake-up failed; retrying at the next tick');
   }

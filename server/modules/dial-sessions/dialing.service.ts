@@ -1,7 +1,7 @@
 import { reaches, type Scope, scopeFor } from '../../auth/access.js';
 import { findMemberOfRecord } from '../../auth/auth.repository.js';
-import type { Context } from '../../context.js';
-import type { Db } from '../../db/database.js';
+import type { Config } from '../../config.js';
+import type { Db, Store } from '../../db/database.js';
 import type { DialSession } from '../../db/schema.js';
 import { type DispositionChoice, type Input, type SessionState, type Settings, step } from '../../dialer/engine.js';
 import { nowMs } from '../../lib/clock.js';
@@ -11,9 +11,10 @@ import { findContactRow } from '../contacts/contacts.repository.js';
 import { addNoteFromDialer } from '../contacts/contact-calls.service.js';
 import { dispositionsOf } from '../dial-library/dial-library.repository.js';
 import { recordingSettingsOf, settingsOf } from '../dial-settings/dial-settings.repository.js';
-import { type CarrierCommand, sendCommands } from './carrier-commands.js';
+import { type CarrierCommand, type CarrierCommandsDeps, sendCommands } from './carrier-commands.js';
 import { callAt, updateCall } from './calls.repository.js';
 import { applyAll, type Run } from './dial-effects.js';
+import type { DialEventHub } from './dial-events.js';
 import { insertEvent } from './dial-events.repository.js';
 import { writingTo } from '../../db/locks.js';
 import * as repo from './dial-sessions.repository.js';
@@ -27,11 +28,21 @@ import * as repo from './dial-sessions.repository.js';
 
 export type { CarrierCommand };
 
+/**
+ * What driving a session needs: the store, the dialer's settings, and this process's dialer parts: the carrier
+ * (carrier-commands.ts), the event hub whose open streams look again, the callback delivery that looks again.
+ */
+export type DialingDeps = CarrierCommandsDeps & {
+  store: Store;
+  config: Pick<Config, 'publicUrl' | 'carrier'>;
+  dialer: { events: Pick<DialEventHub, 'poke'>; delivery: { nudge(): void } };
+};
+
 export type DriveResult = { session: DialSession; rejected?: string };
 /** What one input did, inside the caller's transaction: the carrier commands wait for its commit (`afterCommit`). */
 export type Driven = DriveResult & { commands: CarrierCommand[] };
 
-export async function drive(ctx: Context, sessionId: number, input: Input, options: { phone?: string } = {}): Promise<DriveResult> {
+export async function drive(ctx: DialingDeps, sessionId: number, input: Input, options: { phone?: string } = {}): Promise<DriveResult> {
   const outcome = await ctx.store.write((tx) => driveIn(ctx, tx, sessionId, input, options));
   if (!outcome) throw notFound(`There is no dial session ${sessionId}.`);
   await afterCommit(ctx, outcome.commands);
@@ -40,7 +51,7 @@ export async function drive(ctx: Context, sessionId: number, input: Input, optio
 
 /** Applies one input to a session in the caller's write transaction; undefined when there is no such session. */
 export async function driveIn(
-  ctx: Context,
+  ctx: DialingDeps,
   tx: Db,
   sessionId: number,
   input: Input,
@@ -61,7 +72,7 @@ export async function driveIn(
  * session held by a carrier event is woken at the next tick if still due). Nothing happens when it was passed over
  * or is no longer due.
  */
-export async function wake(ctx: Context, sessionId: number): Promise<void> {
+export async function wake(ctx: DialingDeps, sessionId: number): Promise<void> {
   const outcome = await ctx.store.write(async (tx) => {
     await writingTo(tx, 'dial_events'); // before any other lock (db/locks.ts): it writes events
     const session = await repo.claimDueSession(tx, sessionId, nowMs());
@@ -71,7 +82,13 @@ export async function wake(ctx: Context, sessionId: number): Promise<void> {
 }
 
 /** Applies one input to a session whose row the caller's transaction holds. */
-async function driveLocked(ctx: Context, tx: Db, session: DialSession, input: Input, options: { phone?: string } = {}): Promise<Driven> {
+async function driveLocked(
+  ctx: DialingDeps,
+  tx: Db,
+  session: DialSession,
+  input: Input,
+  options: { phone?: string } = {},
+): Promise<Driven> {
   const run = await prepare(ctx, tx, session, input, options.phone);
   const first = step(stateOf(session), await checkedInput(run, input), run.engine);
   if (first.rejected) return { session, rejected: first.rejected, commands: [] };
@@ -81,14 +98,14 @@ async function driveLocked(ctx: Context, tx: Db, session: DialSession, input: In
 }
 
 /** Once the steps' transaction has committed: the carrier is told, open streams and the callback worker look now. */
-export async function afterCommit(ctx: Context, commands: CarrierCommand[]): Promise<void> {
+export async function afterCommit(ctx: DialingDeps, commands: CarrierCommand[]): Promise<void> {
   ctx.dialer.events.poke();
   ctx.dialer.delivery?.nudge();
   await sendCommands(ctx, commands);
 }
 
 /** `drive` for a rep's action: an action the session cannot take now is a 409 that changes nothing. */
-export async function act(ctx: Context, sessionId: number, input: Input, options: { phone?: string } = {}): Promise<DialSession> {
+export async function act(ctx: DialingDeps, sessionId: number, input: Input, options: { phone?: string } = {}): Promise<DialSession> {
   const result = await drive(ctx, sessionId, input, options);
   if (result.rejected) throw conflict(result.rejected);
   return result.session;
@@ -130,7 +147,7 @@ function rowOf(state: SessionState, before: DialSession, at: string): Partial<Di
   };
 }
 
-async function prepare(ctx: Context, tx: Db, session: DialSession, input: Input, phone: string | undefined): Promise<Run> {
+async function prepare(ctx: DialingDeps, tx: Db, session: DialSession, input: Input, phone: string | undefined): Promise<Run> {
   const [settings, callbacks, dialing, scope, recording] = await Promise.all([
     settingsOf(tx, session.member_id),
     repo.callbacksOf(tx, session.id),
@@ -176,7 +193,7 @@ export const choice = (d: { id: number; label: string; status_key: string; conne
 });
 
 /** A note the rep writes: on the contact's history, and on the call in progress (its api_calldone's call_notes). */
-export async function addDialerNote(ctx: Context, session: DialSession, note: string): Promise<void> {
+export async function addDialerNote(ctx: Pick<DialingDeps, 'store' | 'dialer'>, session: DialSession, note: string): Promise<void> {
   await ctx.store.write(async (tx) => {
     await writingTo(tx, 'dial_events'); // before any other lock (db/locks.ts): it writes an event
     const at = now();

@@ -1,7 +1,6 @@
 import { Router } from 'express';
-import { startBrowserSession } from '../../auth/sessions.js';
+import { startBrowserSession, type SessionDeps } from '../../auth/sessions.js';
 import { sha256 } from '../../auth/tokens.js';
-import type { Context } from '../../context.js';
 import { now } from '../../lib/time.js';
 import { consumeSsoKey } from './dial-sessions.repository.js';
 
@@ -13,7 +12,7 @@ const KEY = /^[A-Za-z0-9_-]{43}$/;
  * sign-in page, which says the link has expired. The key is in the query string, which request logs leave out, and
  * the answer sends no Referer onward.
  */
-export function ssoRouter(ctx: Context): Router {
+export function ssoRouter(ctx: SessionDeps): Router {
   const router = Router();
   router.get('/sso/dialer', async (req, res) => {
     res.set({ 'Referrer-Policy': 'no-referrer', 'Cache-Control': 'no-store' });

@@ -1,7 +1,7 @@
 import { type AuthContext, requireVendor } from '../../auth/access.js';
 import { setSecret } from '../../callbacks/outbox.repository.js';
 import { newCallbackSecret } from '../../callbacks/signing.js';
-import type { Context } from '../../context.js';
+import type { Db, Store } from '../../db/database.js';
 import { type DialSettings, type DialSettingsRecord, MESSAGE_KEYS, type UpdateDialSettingsBody } from '../../contracts/dial-settings.js';
 import { badRequest, Codes } from '../../lib/errors.js';
 import { now } from '../../lib/time.js';
@@ -15,9 +15,16 @@ import {
   settingsOf,
 } from './dial-settings.repository.js';
 
+export type DialSettingsDeps = { store: Store };
+
 const flag = (v: boolean) => (v ? '1' : '0');
 
-async function present(ctx: Context, auth: AuthContext, s: DialSettings, recording: RecordingSettings): Promise<DialSettingsRecord> {
+async function present(
+  ctx: DialSettingsDeps,
+  auth: AuthContext,
+  s: DialSettings,
+  recording: RecordingSettings,
+): Promise<DialSettingsRecord> {
   const record = {
     dialsecs: String(s.dialsecs),
     ringing: flag(s.ringing),
@@ -35,7 +42,7 @@ async function present(ctx: Context, auth: AuthContext, s: DialSettings, recordi
   return record;
 }
 
-export async function getSettings(ctx: Context, auth: AuthContext) {
+export async function getSettings(ctx: DialSettingsDeps, auth: AuthContext) {
   const db = ctx.store.db;
   return present(ctx, auth, await settingsOf(db, auth.member.id), await recordingSettingsOf(db, auth.member.org_id));
 }
@@ -44,7 +51,7 @@ export async function getSettings(ctx: Context, auth: AuthContext) {
  * Changes the keys given; message keys must name messages of the library; 'rotate' makes a new callback secret; the
  * recording settings are the organisation's, changed by its vendor only.
  */
-export async function updateSettings(ctx: Context, auth: AuthContext, body: UpdateDialSettingsBody) {
+export async function updateSettings(ctx: DialSettingsDeps, auth: AuthContext, body: UpdateDialSettingsBody) {
   if (body.callback_secret) requireVendor(auth, 'rotate the callback secret');
   if (body.record_calls !== undefined || body.recording_retention_days !== undefined)
     requireVendor(auth, 'change whether calls are recorded and how long recordings are kept');
@@ -78,11 +85,7 @@ export async function updateSettings(ctx: Context, auth: AuthContext, body: Upda
 }
 
 /** Writes only the keys given (one statement), so two vendors changing one key each both keep theirs. */
-async function updateRecordingSettings(
-  tx: Context['store']['db'],
-  orgId: number,
-  body: UpdateDialSettingsBody,
-): Promise<RecordingSettings> {
+async function updateRecordingSettings(tx: Db, orgId: number, body: UpdateDialSettingsBody): Promise<RecordingSettings> {
   if (body.record_calls !== undefined || body.recording_retention_days !== undefined) {
     await saveRecordingSettings(tx, orgId, { recordCalls: body.record_calls, retentionDays: body.recording_retention_days });
   }
@@ -108,7 +111,7 @@ function windowError(body: UpdateDialSettingsBody, next: DialSettings) {
       ]);
 }
 
-async function assertMessages(tx: Context['store']['db'], orgId: number, body: UpdateDialSettingsBody) {
+async function assertMessages(tx: Db, orgId: number, body: UpdateDialSettingsBody) {
   const given = MESSAGE_KEYS.flatMap((key) => (typeof body[key] === 'number' ? [[key, body[key]] as const] : []));
   const known = await knownMessageIds(
     tx,

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { authOf } from '../../auth/middleware.js';
-import type { Context } from '../../context.js';
+import type { FoldersDeps } from './folders.service.js';
 import { createFolderBody, deleteFolderQuery, folderIdParam, listFoldersQuery, updateFolderBody } from '../../contracts/folders.js';
 import { pageMeta, sendNoContent, sendSuccess } from '../../lib/envelope.js';
 import { parse } from '../../lib/validate.js';
@@ -8,7 +8,7 @@ import { activeCountsBy } from '../contacts/contact-counts.repository.js';
 import { keyedByPosition, toFolderNode, toFolderRecord } from './folders.serializer.js';
 import * as service from './folders.service.js';
 
-export function foldersRouter(ctx: Context): Router {
+export function foldersRouter(ctx: FoldersDeps): Router {
   const router = Router();
 
   router.get('/folders', async (req, res) => {

@@ -1,12 +1,13 @@
 import type { z } from 'zod';
 import { type AuthContext, requireVendor } from '../../auth/access.js';
-import type { Context } from '../../context.js';
 import type { createFolderBody, deleteFolderQuery, listFoldersQuery, updateFolderBody } from '../../contracts/folders.js';
-import type { Db } from '../../db/database.js';
+import type { Db, Store } from '../../db/database.js';
 import type { Folder } from '../../db/schema.js';
 import { conflict, invalidField, notFound, unknownReference } from '../../lib/errors.js';
 import { now } from '../../lib/time.js';
 import * as repo from './folders.repository.js';
+
+export type FoldersDeps = { store: Store };
 
 /** Another organisation's folder answers exactly like one that does not exist. */
 async function folderOf(db: Db, auth: AuthContext, id: number): Promise<Folder> {
@@ -15,7 +16,7 @@ async function folderOf(db: Db, auth: AuthContext, id: number): Promise<Folder> 
   return folder;
 }
 
-export async function listFolders(ctx: Context, auth: AuthContext, query: z.output<typeof listFoldersQuery>) {
+export async function listFolders(ctx: FoldersDeps, auth: AuthContext, query: z.output<typeof listFoldersQuery>) {
   const { rows, total } = await repo.listFolders(ctx.store.db, auth.member.org_id, query.structure, query);
   const subFolders = query.structure
     ? await repo.subFoldersOf(
@@ -42,7 +43,7 @@ async function assertNameFree(db: Db, auth: AuthContext, name: string, parentId:
   if (taken) throw conflict(`A folder named "${name}" already exists ${parentId === null ? 'at the top level' : `in folder ${parentId}`}.`);
 }
 
-export async function createFolder(ctx: Context, auth: AuthContext, body: z.output<typeof createFolderBody>) {
+export async function createFolder(ctx: FoldersDeps, auth: AuthContext, body: z.output<typeof createFolderBody>) {
   const parentId = body.parent_id ?? null;
   return ctx.store.write(async (tx) => {
     if (parentId !== null) await assertParent(tx, auth, parentId);
@@ -60,7 +61,7 @@ export async function createFolder(ctx: Context, auth: AuthContext, body: z.outp
   });
 }
 
-export async function updateFolder(ctx: Context, auth: AuthContext, id: number, body: z.output<typeof updateFolderBody>) {
+export async function updateFolder(ctx: FoldersDeps, auth: AuthContext, id: number, body: z.output<typeof updateFolderBody>) {
   requireVendor(auth, 'rename or move folders');
   return ctx.store.write(async (tx) => {
     const folder = await folderOf(tx, auth, id);
@@ -82,7 +83,7 @@ export async function updateFolder(ctx: Context, auth: AuthContext, id: number, 
 }
 
 /** Deletes a folder and its sub-folders; their contacts move to move_folder_id, or to no folder. */
-export async function deleteFolder(ctx: Context, auth: AuthContext, id: number, query: z.output<typeof deleteFolderQuery>) {
+export async function deleteFolder(ctx: FoldersDeps, auth: AuthContext, id: number, query: z.output<typeof deleteFolderQuery>) {
   requireVendor(auth, 'delete folders');
   const targetId = query.move_folder_id ?? null;
   await ctx.store.write(async (tx) => {

@@ -4,7 +4,7 @@ import { deleteSessionsOf, revokeTokensOf } from '../../auth/auth.repository.js'
 import { admitSignIn, settleSignIn } from '../../auth/login-throttle.js';
 import { hashPassword, verifyPassword } from '../../auth/passwords.js';
 import { issuePersonalToken } from '../../auth/tokens.js';
-import type { Context } from '../../context.js';
+import type { Store } from '../../db/database.js';
 import type { changePasswordBody } from '../../contracts/members.js';
 import type { Member } from '../../db/schema.js';
 import { Codes, badRequest, forbidden } from '../../lib/errors.js';
@@ -12,12 +12,14 @@ import { now } from '../../lib/time.js';
 import * as repo from './members.repository.js';
 import { visibleMember } from './members.service.js';
 
+export type CredentialsDeps = { store: Store; secretKey: Buffer };
+
 /*
  * A member's ways in, besides its removal: its password and its personal access token. A member changes its own;
  * the vendor changes anyone's in its organisation (a rep who leaves in a hurry, a token that leaked).
  */
 
-async function ownerOrVendor(ctx: Context, auth: AuthContext, id: number, action: string): Promise<Member> {
+async function ownerOrVendor(ctx: CredentialsDeps, auth: AuthContext, id: number, action: string): Promise<Member> {
   const member = await visibleMember(ctx, auth, id);
   if (member.id !== auth.member.id && !isVendor(auth.member))
     throw forbidden(`Only the member itself or the organisation's vendor can ${action}.`);
@@ -29,7 +31,13 @@ async function ownerOrVendor(ctx: Context, auth: AuthContext, id: number, action
  * session cannot guess it faster than the sign-in page allows). Every other web session of the member ends, and with
  * them their open event streams; the session that made the change stays.
  */
-export async function changePassword(ctx: Context, auth: AuthContext, id: number, body: z.output<typeof changePasswordBody>, ip: string) {
+export async function changePassword(
+  ctx: CredentialsDeps,
+  auth: AuthContext,
+  id: number,
+  body: z.output<typeof changePasswordBody>,
+  ip: string,
+) {
   const member = await ownerOrVendor(ctx, auth, id, 'change its password');
   if (member.id === auth.member.id) await checkCurrentPassword(ctx, member, body.current_password, ip);
   const passwordHash = await hashPassword(body.password);
@@ -40,7 +48,7 @@ export async function changePassword(ctx: Context, auth: AuthContext, id: number
   });
 }
 
-async function checkCurrentPassword(ctx: Context, member: Member, given: string | undefined, ip: string) {
+async function checkCurrentPassword(ctx: CredentialsDeps, member: Member, given: string | undefined, ip: string) {
   if (!given)
     throw badRequest([
       { code: Codes.missingField, field: 'current_password', reason: 'current_password is required to change your own password.' },
@@ -58,7 +66,7 @@ async function checkCurrentPassword(ctx: Context, member: Member, given: string 
  * on, on every server process (tokens are checked in the store), and the member record's oauth.bearer_token answers
  * the new one.
  */
-export async function rotatePersonalToken(ctx: Context, auth: AuthContext, id: number): Promise<Member> {
+export async function rotatePersonalToken(ctx: CredentialsDeps, auth: AuthContext, id: number): Promise<Member> {
   const member = await ownerOrVendor(ctx, auth, id, 'replace its access token');
   return ctx.store.write(async (tx) => {
     const at = now();

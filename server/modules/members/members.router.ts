@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { requireVendor } from '../../auth/access.js';
 import { authOf } from '../../auth/middleware.js';
-import type { Context } from '../../context.js';
+import type { MembersDeps } from './members.service.js';
 import {
   changePasswordBody,
   createMemberBody,
@@ -16,7 +16,7 @@ import { activeCountsBy } from '../contacts/contact-counts.repository.js';
 import * as service from './members.service.js';
 import { changePassword, rotatePersonalToken } from './member-credentials.service.js';
 
-export function membersRouter(ctx: Context): Router {
+export function membersRouter(ctx: MembersDeps): Router {
   const router = Router();
 
   router.get('/members/me', (req, res) => {

@@ -4,7 +4,6 @@ import { findMemberById, findMemberByUsername, teamIds } from '../../auth/auth.r
 import { hashPassword } from '../../auth/passwords.js';
 import { issuePersonalToken, personalToken } from '../../auth/tokens.js';
 import { newCallbackSecret } from '../../callbacks/signing.js';
-import type { Context } from '../../context.js';
 import type { createMemberBody, listMembersQuery, updateMemberBody } from '../../contracts/members.js';
 import type { Db } from '../../db/database.js';
 import type { Member } from '../../db/schema.js';
@@ -13,22 +12,25 @@ import { now } from '../../lib/time.js';
 import * as repo from './members.repository.js';
 import { insertStarterVoicemail } from '../dial-library/dial-library.repository.js';
 import { deleteSsoKeysOf, unendedSessionIds } from '../dial-sessions/dial-sessions.repository.js';
-import { afterCommit, type CarrierCommand, driveIn } from '../dial-sessions/dialing.service.js';
+import { afterCommit, type CarrierCommand, driveIn, type DialingDeps } from '../dial-sessions/dialing.service.js';
 import { toMemberRecord } from '../../auth/member-record.js';
 
+/** The store and the server key (personal tokens); removing a member ends its dial sessions, which takes the dialer's parts. */
+export type MembersDeps = DialingDeps & { secretKey: Buffer };
+
 /** Browsers never get a bearer token; integrations get the tokens of members in their own team. */
-export function present(ctx: Context, auth: AuthContext, member: Member) {
+export function present(ctx: Pick<MembersDeps, 'secretKey'>, auth: AuthContext, member: Member) {
   const showToken = auth.via === 'bearer' && scopeIncludesMember(auth.scope, member);
   return toMemberRecord(member, showToken ? personalToken(ctx.secretKey, member) : undefined);
 }
 
-export async function visibleMember(ctx: Context, auth: AuthContext, id: number): Promise<Member> {
+export async function visibleMember(ctx: Pick<MembersDeps, 'store'>, auth: AuthContext, id: number): Promise<Member> {
   const member = await findMemberById(ctx.store.db, id);
   if (!member || !scopeIncludesMember(auth.scope, member)) throw notFound(`There is no member ${id} in your team.`);
   return member;
 }
 
-export async function listMembers(ctx: Context, auth: AuthContext, query: z.output<typeof listMembersQuery>) {
+export async function listMembers(ctx: Pick<MembersDeps, 'store'>, auth: AuthContext, query: z.output<typeof listMembersQuery>) {
   const filter: repo.MemberFilter = { orgId: auth.member.org_id };
   if (auth.scope.kind === 'team') filter.ids = auth.scope.memberIds;
   if (!query.entire_team) filter.parentOrSelf = auth.member.id;
@@ -49,7 +51,11 @@ async function assertManager(db: Db, auth: AuthContext, managerId: number) {
   return manager;
 }
 
-export async function createMember(ctx: Context, auth: AuthContext, body: z.output<typeof createMemberBody>) {
+export async function createMember(
+  ctx: Pick<MembersDeps, 'store' | 'secretKey'>,
+  auth: AuthContext,
+  body: z.output<typeof createMemberBody>,
+) {
   const managerId = body.manager_id ?? auth.member.id;
   await assertManager(ctx.store.db, auth, managerId);
   await assertUsernameFree(ctx.store.db, body.username);
@@ -81,7 +87,12 @@ export async function createMember(ctx: Context, auth: AuthContext, body: z.outp
   });
 }
 
-export async function updateMember(ctx: Context, auth: AuthContext, id: number, body: z.output<typeof updateMemberBody>) {
+export async function updateMember(
+  ctx: Pick<MembersDeps, 'store' | 'secretKey'>,
+  auth: AuthContext,
+  id: number,
+  body: z.output<typeof updateMemberBody>,
+) {
   const member = await visibleMember(ctx, auth, id);
   if (body.manager_id !== undefined || body.role !== undefined) requireVendor(auth, 'move a member in the team tree or change its role');
   const changes = {
@@ -129,7 +140,7 @@ async function placementOf(tx: Db, auth: AuthContext, member: Member, body: z.ou
  * member above it; its dial sessions end as the rep's End would end them (a call in progress is hung up); its tokens
  * and web sessions end at once, so open event streams close on every process (dial-events streams check them).
  */
-export async function deleteMember(ctx: Context, auth: AuthContext, id: number, contactsTo?: number) {
+export async function deleteMember(ctx: MembersDeps, auth: AuthContext, id: number, contactsTo?: number) {
   requireVendor(auth, 'delete members');
   const member = await visibleMember(ctx, auth, id);
   if (member.id === auth.member.id) throw forbidden('The vendor account cannot delete itself.');
@@ -159,7 +170,7 @@ async function heirFor(tx: Db, auth: AuthContext, member: Member, contactsTo: nu
 export type NewVendor = { username: string; password: string; email: string; firstName?: string; lastName?: string; organisation?: string };
 
 /** A new organisation and its vendor account: what operators create with the admin command. */
-export async function createVendor(ctx: Pick<Context, 'store' | 'secretKey'>, input: NewVendor): Promise<Member> {
+export async function createVendor(ctx: Pick<MembersDeps, 'store' | 'secretKey'>, input: NewVendor): Promise<Member> {
   const passwordHash = await hashPassword(input.password);
   const at = now();
   return ctx.store.write(async (tx) => {

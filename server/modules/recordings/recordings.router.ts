@@ -1,17 +1,20 @@
 import { Router } from 'express';
 import { authOf } from '../../auth/middleware.js';
-import type { Context } from '../../context.js';
+import type { Store } from '../../db/database.js';
+import type { RecordingStore } from '../../recordings/store.js';
 import { callIdParam } from '../../contracts/dial-sessions.js';
 import { sendAudioStream } from '../../lib/audio-response.js';
 import { notFound } from '../../lib/errors.js';
 import { parse } from '../../lib/validate.js';
 import { findVisibleRecording } from './recordings.repository.js';
 
+export type RecordingsRouterDeps = { store: Store; recordings: { store: RecordingStore } };
+
 /**
  * A call's recording (extension; the contract's include_recording gives its address): Ogg Opus, two channels (the
  * member left, the contact right), streamed with HTTP Range, to whoever may see the call (team rules; 404 otherwise).
  */
-export function recordingsRouter(ctx: Context): Router {
+export function recordingsRouter(ctx: RecordingsRouterDeps): Router {
   const router = Router();
 
   router.get('/dialsession/call/:call_id/recording', async (req, res) => {

@@ -1,12 +1,26 @@
-import type { Context } from '../../context.js';
+import type { Store } from '../../db/database.js';
+import type { Carrier } from '../../dialer/carrier.js';
+import type { Logger } from '../../lib/logger.js';
 import type { CarrierEventBody } from '../../carrier/protocol.js';
 import type { Call, Recording } from '../../db/schema.js';
 import { nowMs } from '../../lib/clock.js';
 import type { Lease, LeaseTask } from '../../lib/lease-loop.js';
 import { now } from '../../lib/time.js';
-import { recordingKey } from '../../recordings/store.js';
+import { type RecordingStore, recordingKey } from '../../recordings/store.js';
 import { queueTranscript } from '../transcripts/transcripts.repository.js';
 import * as repo from './recordings.repository.js';
+
+/** The store, and the loop that fetches recordings, told when one is announced. */
+export type AnnounceDeps = { store: Store; recordings: { loop: { nudge(): void } } };
+
+/** What fetching a recording needs: the carrier that has it, the recording store, and transcription (when this process runs it), told when one is stored. */
+export type FetchDeps = {
+  store: Store;
+  logger: Logger;
+  dialer: { carrier: Carrier };
+  recordings: { store: RecordingStore };
+  transcription?: { nudge(): void };
+};
 
 /*
  * A call's recording comes from the carrier in two steps, so that nothing acknowledged is lost: the carrier's
@@ -16,7 +30,7 @@ import * as repo from './recordings.repository.js';
  */
 
 export async function recordingAnnounced(
-  ctx: Context,
+  ctx: AnnounceDeps,
   call: Call,
   recording: NonNullable<CarrierEventBody['recording']>,
   at: string,
@@ -40,7 +54,7 @@ const RETRY_PAUSES_S = [5, 15, 60, 300, 900, 3600];
 const GIVE_UP_ATTEMPTS = 30;
 
 /** The job that fetches announced recordings into the store (LeaseLoop). */
-export function fetchTask(ctx: Context): LeaseTask<Recording> {
+export function fetchTask(ctx: FetchDeps): LeaseTask<Recording> {
   return {
     name: 'recording fetch',
     anyDue: repo.anyRecordingDue,
@@ -50,7 +64,7 @@ export function fetchTask(ctx: Context): LeaseTask<Recording> {
   };
 }
 
-async function fetchOne(ctx: Context, recording: Recording, lease: Lease): Promise<void> {
+async function fetchOne(ctx: FetchDeps, recording: Recording, lease: Lease): Promise<void> {
   const key = recordingKey(recording.org_id, recording.created_at, recording.call_id);
   try {
     const bytes = await ctx.dialer.carrier.fetchRecording(recording.source_url);

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { authOf } from '../../auth/middleware.js';
-import type { Context } from '../../context.js';
+import type { TagsDeps } from './tags.service.js';
 import { listTagsQuery, tagBody, tagIdParam, type WrittenTagRecord } from '../../contracts/tags.js';
 import { pageMeta, sendList, sendNoContent, sendSuccess } from '../../lib/envelope.js';
 import { parse } from '../../lib/validate.js';
@@ -9,7 +9,7 @@ import * as service from './tags.service.js';
 const written = (tag: { id: number; title: string }): WrittenTagRecord => ({ id: tag.id, tag: tag.title });
 
 /** The organisation's tag catalogue, as the web app's tag filter and admin screen and integrations use it. */
-export function tagsRouter(ctx: Context): Router {
+export function tagsRouter(ctx: TagsDeps): Router {
   const router = Router();
 
   router.get('/tags', async (req, res) => {

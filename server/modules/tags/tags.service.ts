@@ -1,11 +1,12 @@
 import { type AuthContext, requireVendor } from '../../auth/access.js';
-import type { Context } from '../../context.js';
 import type { listTagsQuery, TagRecord } from '../../contracts/tags.js';
-import type { Db } from '../../db/database.js';
+import type { Db, Store } from '../../db/database.js';
 import { conflict, notFound } from '../../lib/errors.js';
 import { now } from '../../lib/time.js';
 import type { z } from 'zod';
 import * as repo from './tags.repository.js';
+
+export type TagsDeps = { store: Store };
 
 /*
  * The organisation's tag catalogue. Every member may read it and add to it (adding a tag to a contact by a new
@@ -25,7 +26,7 @@ async function assertTitleFree(db: Db, auth: AuthContext, title: string, exceptI
     throw conflict(`A tag titled "${other.title}" already exists (id ${other.id}); titles are compared without case.`);
 }
 
-export async function listTags(ctx: Context, auth: AuthContext, query: z.output<typeof listTagsQuery>) {
+export async function listTags(ctx: TagsDeps, auth: AuthContext, query: z.output<typeof listTagsQuery>) {
   const { rows, total } = await repo.listTags(ctx.store.db, auth.scope.orgId, query);
   if (!query.with_counts) return { rows: rows as TagRecord[], total };
   const counts = await repo.contactCounts(
@@ -36,7 +37,7 @@ export async function listTags(ctx: Context, auth: AuthContext, query: z.output<
   return { rows: rows.map((t): TagRecord => ({ ...t, contact_count: counts.get(t.id) ?? 0 })), total };
 }
 
-export function createTag(ctx: Context, auth: AuthContext, title: string) {
+export function createTag(ctx: TagsDeps, auth: AuthContext, title: string) {
   return ctx.store.write(async (tx) => {
     await assertTitleFree(tx, auth, title);
     return repo.insertTag(tx, auth.scope.orgId, title, now());
@@ -44,7 +45,7 @@ export function createTag(ctx: Context, auth: AuthContext, title: string) {
 }
 
 /** A new title for the tag, on every contact that holds it. The same title in another case is a rename too. */
-export function renameTag(ctx: Context, auth: AuthContext, id: number, title: string) {
+export function renameTag(ctx: TagsDeps, auth: AuthContext, id: number, title: string) {
   requireVendor(auth, 'rename tags');
   return ctx.store.write(async (tx) => {
     const tag = await tagOf(tx, auth, id);
@@ -55,7 +56,7 @@ export function renameTag(ctx: Context, auth: AuthContext, id: number, title: st
 }
 
 /** Deletes the tag and removes it from every contact that holds it, each recording the removal. */
-export function deleteTag(ctx: Context, auth: AuthContext, id: number) {
+export function deleteTag(ctx: TagsDeps, auth: AuthContext, id: number) {
   requireVendor(auth, 'delete tags');
   return ctx.store.write(async (tx) => repo.deleteTag(tx, await tagOf(tx, auth, id), auth.member.id, now()));
 }

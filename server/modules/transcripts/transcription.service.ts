@@ -1,5 +1,7 @@
 import { buffer } from 'node:stream/consumers';
-import type { Context } from '../../context.js';
+import type { Store } from '../../db/database.js';
+import type { RecordingStore } from '../../recordings/store.js';
+import type { Logger } from '../../lib/logger.js';
 import type { Transcript } from '../../db/schema.js';
 import { AudioDecodeError } from '../../audio/pcm.js';
 import { nowMs } from '../../lib/clock.js';
@@ -10,6 +12,9 @@ import { ruleSummarizer, type Summarizer } from '../../transcription/summarize.j
 import { transcribeCall } from '../../transcription/transcribe-call.js';
 import * as repo from './transcripts.repository.js';
 import { storedRecordingOf } from '../recordings/recordings.repository.js';
+
+/** The store, the recordings it reads, and where it says why a try failed. */
+export type TranscriptionDeps = { store: Store; logger: Logger; recordings: { store: RecordingStore } };
 
 /*
  * Transcription is background work in the store: queued (the recording is stored) -> processing (leased by one server
@@ -24,7 +29,7 @@ const RETRY_AFTER_MS = 30_000;
 
 export type TranscriptionOptions = { engine: TranscriptionEngine | null; summarizer?: Summarizer; concurrency: number; leaseMs: number };
 
-export function createTranscription(ctx: Context, options: TranscriptionOptions) {
+export function createTranscription(ctx: TranscriptionDeps, options: TranscriptionOptions) {
   const task: LeaseTask<Transcript> = {
     name: 'transcription',
     anyDue: repo.anyTranscriptDue,
@@ -35,7 +40,7 @@ export function createTranscription(ctx: Context, options: TranscriptionOptions)
   return new LeaseLoop(ctx.store, ctx.logger, task, { concurrency: options.concurrency, leaseMs: options.leaseMs, pollMs: 1_000 });
 }
 
-async function transcribeOne(ctx: Context, options: TranscriptionOptions, transcript: Transcript, lease: Lease) {
+async function transcribeOne(ctx: TranscriptionDeps, options: TranscriptionOptions, transcript: Transcript, lease: Lease) {
   const settle = (values: Parameters<typeof repo.settleTranscript>[3], release = true) =>
     ctx.store.write((tx) => repo.settleTranscript(tx, transcript.id, lease.owner, values, release));
   const availability = options.engine
@@ -73,7 +78,7 @@ async function transcribeOne(ctx: Context, options: TranscriptionOptions, transc
 }
 
 async function failedTry(
-  ctx: Context,
+  ctx: TranscriptionDeps,
   transcript: Transcript,
   settle: (values: Parameters<typeof repo.settleTranscript>[3]) => Promise<boolean>,
   error: unknown,

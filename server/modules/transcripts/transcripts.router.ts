@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { authOf } from '../../auth/middleware.js';
-import type { Context } from '../../context.js';
+import type { Store } from '../../db/database.js';
 import { idLike } from '../../contracts/common.js';
 import type { TranscriptRecord } from '../../contracts/dial-sessions.js';
 import type { Transcript } from '../../db/schema.js';
@@ -11,6 +11,8 @@ import { parse } from '../../lib/validate.js';
 import { transcriptSummary } from '../dial-sessions/dial-sessions.serializer.js';
 import { findVisibleTranscript } from './transcripts.repository.js';
 
+export type TranscriptsRouterDeps = { store: Store };
+
 const transcriptIdParam = z.object({ transcript_id: idLike });
 
 /**
@@ -19,7 +21,7 @@ const transcriptIdParam = z.object({ transcript_id: idLike });
  * object's fields, then the segments with speaker, start, end, text and words with times (seconds), its status and,
  * when it has none to show, why.
  */
-export function transcriptsRouter(ctx: Context): Router {
+export function transcriptsRouter(ctx: TranscriptsRouterDeps): Router {
   const router = Router();
   router.get(['/transcript/:transcript_id', '/transcripts/:transcript_id'], async (req, res) => {
     const { transcript_id } = parse(transcriptIdParam, req.params);
