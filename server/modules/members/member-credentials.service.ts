@@ -7,7 +7,7 @@ import { issuePersonalToken } from '../../auth/tokens.js';
 import type { Context } from '../../context.js';
 import type { changePasswordBody } from '../../contracts/members.js';
 import type { Member } from '../../db/schema.js';
-import { Codes, badRequest, forbidden } from '../../lib/errors.js';
+import { forbidden, invalidField, missingField } from '../../lib/errors.js';
 import { now } from '../../lib/time.js';
 import * as repo from './members.repository.js';
 import { visibleMember } from './members.service.js';
@@ -41,14 +41,11 @@ export async function changePassword(ctx: Context, auth: AuthContext, id: number
 }
 
 async function checkCurrentPassword(ctx: Context, member: Member, given: string | undefined, ip: string) {
-  if (!given)
-    throw badRequest([
-      { code: Codes.missingField, field: 'current_password', reason: 'current_password is required to change your own password.' },
-    ]);
+  if (!given) throw missingField('current_password', 'current_password is required to change your own password.');
   const attempt = { username: member.username, ip, knownBrowser: true };
   await admitSignIn(ctx.store, attempt);
   if (!(await verifyPassword(given, member.password_hash))) {
-    throw badRequest([{ code: Codes.invalidField, field: 'current_password', reason: 'current_password is not your current password.' }]);
+    throw invalidField('current_password', 'current_password is not your current password.');
   }
   await settleSignIn(ctx.store, attempt);
 }
