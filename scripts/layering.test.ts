@@ -43,3 +43,22 @@ it.each(RULES)('%s imports nothing it must not', (dir, forbidden) => {
   );
   expect(offending).toEqual([]);
 });
+
+/*
+ * Services, repositories and the auth checks throw domain errors; only the HTTP layer (routers, the auth middleware,
+ * server/lib) knows statuses and debug codes (server/lib/http-errors.ts maps one to the other).
+ */
+it('only the HTTP layer imports the HTTP errors', () => {
+  const httpLayer = (file: string) => file.endsWith('.router.ts') || file === path.join('server', 'auth', 'middleware.ts');
+  const offending = ['server/modules', 'server/auth', 'server/dialer', 'server/callbacks']
+    .flatMap(filesUnder)
+    .filter((file) => !httpLayer(file))
+    .flatMap((file) =>
+      importsOf(file)
+        .filter(
+          (spec) => spec.startsWith('.') && path.relative('.', path.resolve(path.dirname(file), spec)) === 'server/lib/http-errors.js',
+        )
+        .map((spec) => `${file} -> ${spec}`),
+    );
+  expect(offending).toEqual([]);
+});

@@ -15,7 +15,7 @@ import { createMemberBody } from './contracts/members.js';
 import { openStore } from './db/database.js';
 import { copyStore, CopyRefused, countTable, type DerivedIndex } from './db/copy-store.js';
 import { indexTranscriptsAfter, TRANSCRIPT_INDEX_TABLES } from './db/transcript-index.js';
-import { ApiError } from './lib/errors.js';
+import { DomainError } from './lib/errors.js';
 import { CONTACT_SEARCH_TABLES, reindexContactsAfter } from './modules/contacts/contact-search.repository.js';
 import { createVendor } from './modules/members/members.service.js';
 import { toMemberRecord } from './auth/member-record.js';
@@ -106,7 +106,7 @@ async function main(argv: string[]) {
 main(process.argv.slice(2)).catch((error: unknown) => {
   if (error instanceof UsageError) process.stderr.write(`${error.message}\n${USAGE}\n`);
   else if (error instanceof ConfigError || error instanceof CopyRefused) process.stderr.write(`${error.message}\n`);
-  else if (error instanceof ApiError) process.stderr.write(`${error.message}\n`);
+  else if (error instanceof DomainError) process.stderr.write(`${error.message}\n`);
   else process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
   process.exit(error instanceof UsageError || error instanceof CopyRefused ? 2 : 1);
 });

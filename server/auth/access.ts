@@ -1,6 +1,6 @@
 import type { Db } from '../db/database.js';
 import type { Member } from '../db/schema.js';
-import { Codes, forbidden } from '../lib/errors.js';
+import { vendorOnly } from '../lib/errors.js';
 import { teamIdsWithHistory } from './auth.repository.js';
 
 /**
@@ -34,5 +34,5 @@ export const reaches = (scope: Scope, contact: { org_id: number; owner_id: numbe
 export const isVendor = (member: Member) => member.role === 'vendor';
 
 export function requireVendor(auth: AuthContext, action: string) {
-  if (!isVendor(auth.member)) throw forbidden(`Only the organisation's vendor account can ${action}.`, Codes.vendorOnly);
+  if (!isVendor(auth.member)) throw vendorOnly(`Only the organisation's vendor account can ${action}.`);
 }

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { OpenStreams } from './open-streams.js';
 import { signInBody } from '../contracts/members.js';
-import { Codes, unauthorized } from '../lib/errors.js';
+import { DomainError } from '../lib/errors.js';
 import { sendNoContent, sendSuccess } from '../lib/envelope.js';
 import { parse } from '../lib/validate.js';
 import { findMemberByUsername } from './auth.repository.js';
@@ -30,7 +30,7 @@ export function authRouter(ctx: AuthRouterDeps): Router {
     const attempt = { username, ip: req.ip ?? 'unknown', knownBrowser: !!member && deviceMemberOf(req, ctx.secretKey) === member.id };
     await admitSignIn(ctx.store, attempt);
     const ok = member ? await verifyPassword(password, member.password_hash) : (await spendDecoyVerification(password), false);
-    if (!member || !ok) throw unauthorized(Codes.badCredentials, 'Wrong username or password.');
+    if (!member || !ok) throw new DomainError('bad_credentials', 'Wrong username or password.');
     await settleSignIn(ctx.store, attempt);
     await startBrowserSession(ctx, req, res, member.id);
     if (!attempt.knownBrowser) setCookie(ctx, res, DEVICE_COOKIE, deviceToken(ctx.secretKey, member.id), DEVICE_MAX_AGE_SECONDS, '/auth');
@@ -49,7 +49,7 @@ export function authRouter(ctx: AuthRouterDeps): Router {
 
   router.get('/session', authenticate(ctx), (req, res) => {
     const auth = authOf(req);
-    if (auth.via !== 'session') throw unauthorized(Codes.sessionEnded, 'No web session: sign in first.');
+    if (auth.via !== 'session') throw new DomainError('session_ended', 'No web session: sign in first.');
     sendSuccess(res, 200, 'member', toMemberRecord(auth.member));
   });
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Member } from '../db/schema.js';
-import { Codes } from '../lib/errors.js';
+import { Codes } from '../lib/http-errors.js';
 import { addSeconds, now } from '../lib/time.js';
 import { caller, serverWithTeam, TEST_PASSWORD, type Reply, type Team, type TestServer } from '../test/harness.js';
 import { sha256 } from './tokens.js';

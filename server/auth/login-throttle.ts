@@ -1,5 +1,5 @@
 import type { Store } from '../db/database.js';
-import { tooManyRequests } from '../lib/errors.js';
+import { rateLimited } from '../lib/errors.js';
 import { addSeconds, now, parseTimestamp } from '../lib/time.js';
 import { countAttempts, deleteAttemptCounts, uncountAttempts } from './auth.repository.js';
 
@@ -76,7 +76,7 @@ export async function admitSignIn(store: Store, attempt: SignInAttempt): Promise
   }
   if (refusedUntil) {
     const seconds = Math.max(1, Math.ceil((parseTimestamp(refusedUntil) - parseTimestamp(now())) / 1000));
-    throw tooManyRequests(`Too many sign-in attempts. Try again in ${seconds} seconds.`, seconds);
+    throw rateLimited(`Too many sign-in attempts. Try again in ${seconds} seconds.`, seconds);
   }
 }
 

@@ -1,7 +1,8 @@
 import type { Request, RequestHandler } from 'express';
 import type { Store } from '../db/database.js';
 import type { Config } from '../config.js';
-import { ApiError, Codes, forbidden, unauthorized } from '../lib/errors.js';
+import { DomainError } from '../lib/errors.js';
+import { ApiError, Codes } from '../lib/http-errors.js';
 import { type AuthContext, scopeFor } from './access.js';
 import { findMemberById } from './auth.repository.js';
 import { resumeSession, sessionIdsOf } from './sessions.js';
@@ -15,7 +16,9 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export function requireCsrfHeader(req: Request) {
   if (!SAFE_METHODS.has(req.method) && req.get(CSRF_HEADER) !== '1') {
-    throw forbidden(`Requests made with the session cookie must carry the header "X-Ringbook-Request: 1".`, Codes.csrfHeaderMissing);
+    throw new ApiError(403, [
+      { code: Codes.csrfHeaderMissing, reason: `Requests made with the session cookie must carry the header "X-Ringbook-Request: 1".` },
+    ]);
   }
 }
 
@@ -29,17 +32,20 @@ export function authenticate(ctx: AuthenticateDeps): RequestHandler {
     const header = req.get('authorization');
     if (header) {
       const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-      if (!match) throw unauthorized(Codes.malformedAuthorization, 'The Authorization header must be "Bearer <token>".');
+      if (!match)
+        throw new ApiError(401, [{ code: Codes.malformedAuthorization, reason: 'The Authorization header must be "Bearer <token>".' }]);
       const member = await memberForToken(db, match[1]!);
       req.auth = { member, via: 'bearer', scope: await scopeFor(db, member), credential: { kind: 'token', hash: sha256(match[1]!) } };
       return next();
     }
     const candidates = sessionIdsOf(req);
     if (!candidates.length)
-      throw unauthorized(Codes.missingAuthorization, 'The Authorization header is missing. Send "Authorization: Bearer <token>".');
+      throw new ApiError(401, [
+        { code: Codes.missingAuthorization, reason: 'The Authorization header is missing. Send "Authorization: Bearer <token>".' },
+      ]);
     const session = await firstLiveSession(ctx, candidates);
     const member = session && (await findMemberById(db, session.memberId));
-    if (!session || !member) throw unauthorized(Codes.sessionEnded, 'Your session has ended. Sign in again.');
+    if (!session || !member) throw new DomainError('session_ended', 'Your session has ended. Sign in again.');
     requireCsrfHeader(req);
     req.auth = { member, via: 'session', scope: await scopeFor(db, member), credential: { kind: 'session', hash: sha256(session.id) } };
     next();

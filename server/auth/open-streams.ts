@@ -1,5 +1,5 @@
 import type { Db } from '../db/database.js';
-import { tooManyRequests } from '../lib/errors.js';
+import { rateLimited } from '../lib/errors.js';
 import { addSeconds, now } from '../lib/time.js';
 import type { AuthContext, Credential } from './access.js';
 import { liveSessionHashes, liveTokenHashes } from './auth.repository.js';
@@ -29,11 +29,11 @@ export class OpenStreams {
     private readonly checkMs = CHECK_MS,
   ) {}
 
-  /** Registers a stream; answers how to forget it when it ends by itself. Refuses (429) one past the member's cap. */
+  /** Registers a stream; answers how to forget it when it ends by itself. Refuses one past the member's cap (rate limited). */
   open(auth: AuthContext, close: () => void): () => void {
     const held = [...this.streams].filter((s) => s.memberId === auth.member.id).length;
     if (held >= MAX_STREAMS_PER_MEMBER) {
-      throw tooManyRequests(
+      throw rateLimited(
         `You have ${MAX_STREAMS_PER_MEMBER} live event streams open on this server; close one (another tab or window) first.`,
         5,
       );

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Codes } from '../lib/errors.js';
+import { Codes } from '../lib/http-errors.js';
 import { caller, serverWithTeam, TEST_PASSWORD, type Team, type TestServer } from '../test/harness.js';
 import { SIGN_IN_LIMITS } from './login-throttle.js';
 

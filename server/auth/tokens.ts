@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { Db } from '../db/database.js';
 import type { Member } from '../db/schema.js';
-import { Codes, unauthorized } from '../lib/errors.js';
+import { DomainError } from '../lib/errors.js';
 import { now } from '../lib/time.js';
 import { findTokenHolder, insertAccessToken } from './auth.repository.js';
 
@@ -21,13 +21,13 @@ export async function issuePersonalToken(db: Db, key: Buffer, member: Pick<Membe
   await insertAccessToken(db, member.id, sha256(personalToken(key, member)), 'personal', now());
 }
 
-/** Resolves a presented bearer token to its member in one query, or throws the 401 the contract expects. */
+/** Resolves a presented bearer token to its member in one query, or refuses it as unknown or expired. */
 export async function memberForToken(db: Db, token: string): Promise<Member> {
   const row = await findTokenHolder(db, sha256(token));
   if (!row || row.revoked_at)
-    throw unauthorized(Codes.unknownToken, 'The access token is not valid. Send a current token as "Authorization: Bearer <token>".');
+    throw new DomainError('unknown_token', 'The access token is not valid. Send a current token as "Authorization: Bearer <token>".');
   if (row.expires_at && row.expires_at <= now())
-    throw unauthorized(Codes.expiredToken, 'The access token has expired. Refresh it or ask for a new one.');
+    throw new DomainError('expired_token', 'The access token has expired. Refresh it or ask for a new one.');
   const { expires_at: _expires, revoked_at: _revoked, ...member } = row;
   return member;
 }

@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 import parseRange from 'range-parser';
 import type { Readable } from 'node:stream';
-import { ApiError, Codes } from './errors.js';
+import { ApiError, Codes } from './http-errors.js';
 
 /*
  * Audio answered whole, or the byte range asked for (players seek with Range requests). The audio headers go on audio

@@ -1,63 +1,61 @@
 /**
- * One error type for everything the API refuses. `code` is the contract's debug code: the HTTP status
- * times 100 plus a sub-code. The error middleware renders it in the error envelope.
+ * What the domain refuses, in its own words: services, repositories and the auth checks throw a DomainError with a
+ * kind, a reason a person can act on and the field it concerns. Nothing here knows HTTP: server/lib/http-errors.ts
+ * maps each kind to the contract's status, debug code and headers, in one table, for the error middleware.
  */
-export type DebugCode = { code: number; reason: string; field?: string };
+export type FieldKind =
+  | 'missing' // a required field is absent
+  | 'invalid' // a field holds a value the rules refuse
+  | 'unknown_reference'; // a field names something that does not exist for the caller (a folder, an owner, a tag)
 
-export class ApiError extends Error {
-  readonly status: number;
-  readonly debugCodes: DebugCode[];
-  readonly headers: Record<string, string>;
+export type ErrorKind =
+  | FieldKind
+  | 'unknown_token' // a presented credential (token, signature) is not one we issued, or was revoked
+  | 'expired_token'
+  | 'bad_credentials' // a wrong username or password
+  | 'session_ended' // the web session was signed out or timed out
+  | 'forbidden' // the caller sees the thing but may not do this to it
+  | 'vendor_only' // only the organisation's vendor account may do this
+  | 'not_found' // the thing does not exist for the caller (outside its team counts as not existing)
+  | 'conflict' // the data as it stands refuses the change: a name taken, a session already running
+  | 'stale' // the change was made against a version that is no longer current
+  | 'unsupported_content' // the content is of a kind this server cannot read (a body that is not audio)
+  | 'unprocessable' // the content is read but refused as a whole (a key reused for another request, a silent voicemail)
+  | 'rate_limited'; // too many attempts or open streams: try again after retryAfterSeconds
 
-  constructor(status: number, debugCodes: DebugCode[], headers: Record<string, string> = {}) {
-    super(debugCodes.map((d) => d.reason).join(' '));
-    this.status = status;
-    this.debugCodes = debugCodes;
-    this.headers = headers;
+export type Problem = { kind: ErrorKind; reason: string; field?: string };
+export type FieldProblem = { kind: FieldKind; field: string; reason: string };
+
+type Details = { field?: string; retryAfterSeconds?: number };
+
+export class DomainError extends Error {
+  readonly kind: ErrorKind;
+  /** One entry per bad field when a request has several (each is reported on its own); otherwise the one problem. */
+  readonly problems: readonly Problem[];
+  readonly retryAfterSeconds: number | undefined;
+
+  constructor(kind: ErrorKind, reason: string, details: Details = {}, problems?: readonly Problem[]) {
+    super(reason);
+    this.name = 'DomainError';
+    this.kind = kind;
+    this.problems = problems ?? [{ kind, reason, ...(details.field !== undefined && { field: details.field }) }];
+    this.retryAfterSeconds = details.retryAfterSeconds;
   }
 }
 
-/** Sub-codes, stable because clients switch on them. Documented in docs/api.md. */
-export const Codes = {
-  malformedBody: 40001,
-  missingField: 40002,
-  invalidField: 40003,
-  unknownReference: 40004,
-  malformedRequest: 40005,
-  nestedTooDeep: 40006,
-  missingAuthorization: 40101,
-  malformedAuthorization: 40102,
-  unknownToken: 40103,
-  badCredentials: 40104,
-  sessionEnded: 40105,
-  expiredToken: 40109,
-  forbidden: 40301,
-  vendorOnly: 40302,
-  csrfHeaderMissing: 40303,
-  notFound: 40401,
-  routeNotFound: 40402,
-  methodNotAllowed: 40501,
-  requestTimeout: 40801,
-  conflict: 40901,
-  staleVersion: 40902,
-  payloadTooLarge: 41301,
-  unsupportedMediaType: 41501,
-  rangeNotSatisfiable: 41601,
-  expectationFailed: 41701,
-  unprocessable: 42201,
-  headersTooLarge: 43101,
-  rateLimited: 42901,
-  internal: 50001,
-  storeBusy: 50301,
-  commitUncertain: 50302,
-} as const;
+export const invalidField = (field: string, reason: string) => new DomainError('invalid', reason, { field });
+export const missingField = (field: string, reason: string) => new DomainError('missing', reason, { field });
+export const unknownReference = (field: string, reason: string) => new DomainError('unknown_reference', reason, { field });
 
-export const badRequest = (issues: DebugCode[]) => new ApiError(400, issues);
-export const invalidField = (field: string, reason: string) => badRequest([{ code: Codes.invalidField, field, reason }]);
-export const unknownReference = (field: string, reason: string) => badRequest([{ code: Codes.unknownReference, field, reason }]);
-export const notFound = (reason: string) => new ApiError(404, [{ code: Codes.notFound, reason }]);
-export const forbidden = (reason: string, code: number = Codes.forbidden) => new ApiError(403, [{ code, reason }]);
-export const unauthorized = (code: number, reason: string) => new ApiError(401, [{ code, reason }]);
-export const conflict = (reason: string) => new ApiError(409, [{ code: Codes.conflict, reason }]);
-export const tooManyRequests = (reason: string, retryAfterSeconds: number) =>
-  new ApiError(429, [{ code: Codes.rateLimited, reason }], { 'Retry-After': String(retryAfterSeconds) });
+/** Every bad field of a request at once, so a form can show them all; the request is refused as invalid. */
+export const invalidFields = (problems: readonly FieldProblem[]) =>
+  new DomainError('invalid', problems.map((p) => p.reason).join(' '), {}, problems);
+
+export const notFound = (reason: string) => new DomainError('not_found', reason);
+export const forbidden = (reason: string) => new DomainError('forbidden', reason);
+export const vendorOnly = (reason: string) => new DomainError('vendor_only', reason);
+export const conflict = (reason: string) => new DomainError('conflict', reason);
+export const stale = (field: string, reason: string) => new DomainError('stale', reason, { field });
+export const unsupportedContent = (field: string, reason: string) => new DomainError('unsupported_content', reason, { field });
+export const unprocessable = (field: string, reason: string) => new DomainError('unprocessable', reason, { field });
+export const rateLimited = (reason: string, retryAfterSeconds: number) => new DomainError('rate_limited', reason, { retryAfterSeconds });

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type net from 'node:net';
 import type { Express } from 'express';
 import type { Config } from '../config.js';
-import { Codes } from './errors.js';
+import { Codes } from './http-errors.js';
 import { errorEnvelope } from './http.js';
 
 /**

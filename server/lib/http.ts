@@ -5,7 +5,8 @@ import qs from 'qs';
 import { CommitUncertain, isPostgresConstraintError, isPostgresTimeout, isPostgresUnavailable } from '../db/dialect.js';
 import { isSqliteError } from '../db/group-commit.js';
 import type { Logger } from './logger.js';
-import { ApiError, Codes } from './errors.js';
+import { DomainError } from './errors.js';
+import { ApiError, Codes, fromDomainError } from './http-errors.js';
 
 const BODY_LIMIT = '1mb';
 
@@ -130,6 +131,7 @@ export const renderErrors: ErrorRequestHandler = (error: unknown, req, res, _nex
 
 function toApiError(error: BodyParserError): ApiError {
   if (error instanceof ApiError) return error;
+  if (error instanceof DomainError) return fromDomainError(error);
   switch (error.type) {
     case 'entity.parse.failed':
       return new ApiError(400, [{ code: Codes.malformedBody, field: 'body', reason: 'The request body is not valid JSON.' }]);

@@ -1,7 +1,7 @@
 import type { AuthContext } from '../../auth/access.js';
 import type { ListCallsQuery, ListedCallRecord } from '../../contracts/calls.js';
 import { transcriptsSaying } from '../../db/transcript-index.js';
-import { badRequest, Codes, notFound } from '../../lib/errors.js';
+import { invalidField, notFound } from '../../lib/errors.js';
 import { findVisibleVersions } from '../contacts/contacts.repository.js';
 import { scopeOfOwner } from '../contacts/contacts.service.js';
 import { callRecords, type DialReadsDeps } from '../dial-sessions/dial-reads.service.js';
@@ -24,8 +24,7 @@ export async function callList(
   if (q.contact_id !== undefined && !(await findVisibleVersions(db, auth.scope, [q.contact_id]))[0])
     throw notFound(`There is no contact ${q.contact_id}.`);
   const scope = await scopeOfOwner(db, auth, q.member_id, 'member_id');
-  if (q.date_start && q.date_end && q.date_end < q.date_start)
-    throw badRequest([{ code: Codes.invalidField, field: 'date_end', reason: 'date_end must not be before date_start.' }]);
+  if (q.date_start && q.date_end && q.date_end < q.date_start) throw invalidField('date_end', 'date_end must not be before date_start.');
   const filter: CallFilter = {
     contactId: q.contact_id,
     sessionId: q.session_id,

@@ -2,7 +2,8 @@ import express, { Router } from 'express';
 import { verifySignature } from '../../callbacks/signing.js';
 import { carrierEventBody } from '../../carrier/protocol.js';
 import { checkMediaSignature } from '../../carrier/secret.js';
-import { ApiError, Codes, notFound, unauthorized } from '../../lib/errors.js';
+import { DomainError, notFound } from '../../lib/errors.js';
+import { ApiError, Codes } from '../../lib/http-errors.js';
 import { parse } from '../../lib/validate.js';
 import { findVoicemailAudio } from '../dial-library/dial-library.repository.js';
 import { sendAudio } from '../../lib/audio-response.js';
@@ -19,7 +20,7 @@ export function carrierRouter(ctx: CarrierEventsDeps): Router {
     const raw = typeof req.body === 'string' ? req.body : '';
     const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)]));
     if (!verifySignature(ctx.dialer.carrierSecret, headers, raw))
-      throw unauthorized(Codes.unknownToken, 'The carrier event is not signed with the carrier secret.');
+      throw new DomainError('unknown_token', 'The carrier event is not signed with the carrier secret.');
     let json: unknown;
     try {
       json = JSON.parse(raw);

@@ -3,7 +3,7 @@ import { parseFlexibleDate } from '../../contracts/dates.js';
 import type { Db } from '../../db/database.js';
 import { prepared } from '../../db/prepared.js';
 import type { Contact } from '../../db/schema.js';
-import { badRequest, Codes, type DebugCode } from '../../lib/errors.js';
+import { type FieldProblem, invalidFields } from '../../lib/errors.js';
 import { addressOf, type ContactInput } from './contact-input.js';
 
 /*
@@ -185,14 +185,14 @@ async function writeCustomFields(
   values: CustomFieldInput[],
   at: string,
 ): Promise<boolean> {
-  const problems: DebugCode[] = [];
+  const problems: FieldProblem[] = [];
   let changed = false;
   for (const [i, input] of values.entries()) {
     const field = await findOrCreateField(tx, contact.org_id, input, at);
     const checked = await normaliseValue(tx, field, input.value);
     if ('error' in checked) {
       problems.push({
-        code: Codes.invalidField,
+        kind: 'invalid',
         field: `custom_fields.${i}.value`,
         reason: `custom_fields.${i}.value (${input.name}) ${checked.error}.`,
       });
@@ -200,7 +200,7 @@ async function writeCustomFields(
     }
     changed = (await setCustomValue(tx, contact.id, field.id, checked.value)) || changed;
   }
-  if (problems.length) throw badRequest(problems);
+  if (problems.length) throw invalidFields(problems);
   return changed;
 }
 

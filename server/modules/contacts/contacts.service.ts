@@ -5,7 +5,7 @@ import type { CreatedContactRecord } from '../../contracts/contact-records.js';
 import { type CreateContactBody, type ListContactsQuery, phoneDigits, type UpdateContactBody } from '../../contracts/contacts.js';
 import type { Db, Store } from '../../db/database.js';
 import type { Contact } from '../../db/schema.js';
-import { ApiError, Codes, conflict, notFound, unknownReference } from '../../lib/errors.js';
+import { conflict, notFound, stale, unknownReference } from '../../lib/errors.js';
 import { now, timestampOrZero } from '../../lib/time.js';
 import { catalogVersion } from '../../db/versions.js';
 import { findFolder } from '../folders/folders.repository.js';
@@ -220,14 +220,10 @@ export async function updateContact(
   return ctx.store.write(async (tx) => {
     const contact = await visibleContact(tx, auth.scope, id);
     if (ifMatch && !ifMatch.includes('*') && !ifMatch.includes(etagOf(contact.id, contact.version))) {
-      throw new ApiError(409, [
-        {
-          code: Codes.staleVersion,
-          field: 'If-Match',
-          reason:
-            'The contact has changed since you read it. Nothing was saved: read it again, then apply your changes to what it holds now.',
-        },
-      ]);
+      throw stale(
+        'If-Match',
+        'The contact has changed since you read it. Nothing was saved: read it again, then apply your changes to what it holds now.',
+      );
     }
     return applyUpdate(tx, auth, contact, body, now());
   });

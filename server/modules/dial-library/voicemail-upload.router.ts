@@ -1,7 +1,7 @@
 import express, { type RequestHandler, Router } from 'express';
 import { authenticate, authOf, type AuthenticateDeps } from '../../auth/middleware.js';
 import { uploadVoicemailQuery, VOICEMAIL_LIMITS } from '../../contracts/voicemails.js';
-import { ApiError, Codes } from '../../lib/errors.js';
+import { ApiError, Codes } from '../../lib/http-errors.js';
 import { sendSuccess } from '../../lib/envelope.js';
 import { parse } from '../../lib/validate.js';
 import { findVoicemailRecord, uploadVoicemail, type VoicemailsDeps } from './voicemails.service.js';

@@ -4,7 +4,7 @@ import { normalizeVoicemail, VoicemailAudioError } from '../../audio/voicemail-a
 import type { Config } from '../../config.js';
 import { VOICEMAIL_LIMITS, type VoicemailRecord } from '../../contracts/voicemails.js';
 import type { Db, Store } from '../../db/database.js';
-import { ApiError, badRequest, Codes, forbidden, notFound } from '../../lib/errors.js';
+import { type DomainError, forbidden, missingField, notFound, unprocessable, unsupportedContent } from '../../lib/errors.js';
 import { now } from '../../lib/time.js';
 import * as repo from './dial-library.repository.js';
 
@@ -43,22 +43,15 @@ export async function findVoicemailRecord(ctx: VoicemailsDeps, auth: AuthContext
 }
 
 /** Why an upload is refused, in the API's words: nothing is stored. */
-function refusal(error: unknown): ApiError {
+function refusal(error: unknown): DomainError {
   if (error instanceof AudioDecodeError) {
-    if (error.reason === 'empty')
-      return badRequest([
-        { code: Codes.missingField, field: 'body', reason: 'The request body is empty: send the audio file as the body.' },
-      ]);
-    return new ApiError(415, [
-      {
-        code: Codes.unsupportedMediaType,
-        field: 'body',
-        reason: `The body is not a recording this server can read: ${error.message}. Send WAV, MP3, Ogg, WebM, FLAC or M4A audio.`,
-      },
-    ]);
+    if (error.reason === 'empty') return missingField('body', 'The request body is empty: send the audio file as the body.');
+    return unsupportedContent(
+      'body',
+      `The body is not a recording this server can read: ${error.message}. Send WAV, MP3, Ogg, WebM, FLAC or M4A audio.`,
+    );
   }
-  if (error instanceof VoicemailAudioError)
-    return new ApiError(422, [{ code: Codes.unprocessable, field: 'body', reason: `The voicemail was refused: ${error.message}.` }]);
+  if (error instanceof VoicemailAudioError) return unprocessable('body', `The voicemail was refused: ${error.message}.`);
   throw error;
 }
 

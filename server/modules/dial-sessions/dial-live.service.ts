@@ -4,7 +4,7 @@ import type { DialAction } from '../../contracts/dial-sessions.js';
 import type { DialSession } from '../../db/schema.js';
 import { type CallState, type Input, MOVED_NOTE, type Phase } from '../../dialer/engine.js';
 import { now } from '../../lib/time.js';
-import { badRequest, Codes, conflict, forbidden, notFound } from '../../lib/errors.js';
+import { conflict, forbidden, invalidField, notFound } from '../../lib/errors.js';
 import { listVoicemails } from '../dial-library/dial-library.repository.js';
 import { contactRecord, type ContactsDeps } from '../contacts/contacts.service.js';
 import { callAt } from './calls.repository.js';
@@ -141,7 +141,7 @@ async function chosenPhone(ctx: DialLiveDeps, auth: AuthContext, session: DialSe
   const record = JSON.parse(json) as { phones: { phone_number: string }[] | null };
   const digits = phoneDigits(phone);
   if (!(record.phones ?? []).some((p) => p.phone_number === digits)) {
-    throw badRequest([{ code: Codes.invalidField, field: 'phone', reason: "phone must be one of the contact's numbers." }]);
+    throw invalidField('phone', "phone must be one of the contact's numbers.");
   }
   return digits;
 }

@@ -16,7 +16,7 @@ import { scopeOfOwner } from '../contacts/contacts.service.js';
 import { findMemberOfRecord } from '../../auth/auth.repository.js';
 import { type AuthContext, scopeIncludesMember } from '../../auth/access.js';
 import { listMembers } from '../members/members.repository.js';
-import { badRequest, Codes, forbidden, notFound, unknownReference } from '../../lib/errors.js';
+import { forbidden, invalidField, notFound, unknownReference } from '../../lib/errors.js';
 import { callCounts, findVisibleSession, listSessions } from './dial-sessions.repository.js';
 import { type CallWithContact, findVisibleCall, listCalls, usageByDay, usageByDisposition, usageOf } from './calls.repository.js';
 import type { Call } from '../../db/schema.js';
@@ -77,10 +77,10 @@ export async function callRecords(
 
 const dayMs = 86_400_000;
 
-/** The days a usage read covers, each 'YYYY-MM-DD': the end not before the start (400), at most 90 days after it (403). */
+/** The days a usage read covers, each 'YYYY-MM-DD': the end not before the start, at most 90 days after it (beyond is forbidden, not invalid: docs/api.md). */
 function daysOf(q: z.output<typeof usageQuery>): string[] {
   const [start, end] = [Date.parse(`${q.date_start}T00:00:00Z`), Date.parse(`${q.date_end}T00:00:00Z`)];
-  if (end < start) throw badRequest([{ code: Codes.invalidField, field: 'date_end', reason: 'date_end must not be before date_start.' }]);
+  if (end < start) throw invalidField('date_end', 'date_end must not be before date_start.');
   if ((end - start) / dayMs > MAX_USAGE_DAYS) {
     throw forbidden(`date_end may be at most ${MAX_USAGE_DAYS} days after date_start; ask for longer periods in 90-day windows.`);
   }

@@ -7,7 +7,7 @@ import { createContactBody } from '../../contracts/contacts.js';
 import { type CreateDialSessionBody, existingContactEntry } from '../../contracts/dial-sessions.js';
 import { type Db, withSavepoint, type Store } from '../../db/database.js';
 import type { DialSession } from '../../db/schema.js';
-import { ApiError, badRequest, Codes, type DebugCode } from '../../lib/errors.js';
+import { DomainError, type FieldProblem, invalidFields, unprocessable } from '../../lib/errors.js';
 import { addSeconds, now } from '../../lib/time.js';
 import { parse } from '../../lib/validate.js';
 import { createContactIn } from '../contacts/contacts.service.js';
@@ -56,13 +56,7 @@ export async function createDialSession(
       ? await repo.findByIdempotencyKey(tx, auth.member.id, idempotencyKey)
       : await repo.findRepeat(tx, auth.member.id, hash, addSeconds(at, -REPEAT_WINDOW_SECONDS));
     if (repeat && repeat.request_hash !== hash) {
-      throw new ApiError(422, [
-        {
-          code: Codes.unprocessable,
-          field: 'Idempotency-Key',
-          reason: 'This Idempotency-Key was used for a different request. Send a new key for a new session.',
-        },
-      ]);
+      throw unprocessable('Idempotency-Key', 'This Idempotency-Key was used for a different request. Send a new key for a new session.');
     }
     const made =
       repeat ??
@@ -100,10 +94,10 @@ async function insertSession(tx: Db, auth: AuthContext, body: CreateDialSessionB
   const contactIds = await resolveEntries(tx, auth, p.entries, errors);
   if (body.contact_filter) contactIds.push(...(await filteredContactIds(tx, auth, body.contact_filter, contactIds.length)));
   if (!contactIds.length) {
-    throw badRequest(
+    throw invalidFields(
       errors.length
-        ? errors.map((e) => ({ code: Codes.invalidField, field: `contacts.${e.index}`, reason: e.reason }))
-        : [{ code: Codes.invalidField, field: 'contact_filter', reason: 'contact_filter matches none of your contacts.' }],
+        ? errors.map((e) => ({ kind: 'invalid', field: `contacts.${e.index}`, reason: e.reason }))
+        : [{ kind: 'invalid', field: 'contact_filter', reason: 'contact_filter matches none of your contacts.' }],
     );
   }
   errors.sort((a, b) => a.index - b.index);
@@ -155,7 +149,7 @@ function readEntries(raw: unknown[]): { entries: Entry[]; errors: EntryError[] }
 }
 
 const reasonsOf = (error: unknown) =>
-  error instanceof ApiError ? error.debugCodes.map((d) => d.reason).join(' ') : 'This contact could not be accepted.';
+  error instanceof DomainError ? error.problems.map((p) => p.reason).join(' ') : 'This contact could not be accepted.';
 
 /** Contact ids in the order given; an entry that cannot be accepted is reported and left out, the others go ahead. */
 async function resolveEntries(tx: Db, auth: AuthContext, entries: Entry[], errors: EntryError[]): Promise<number[]> {
@@ -184,21 +178,21 @@ async function createOne(
   try {
     return await withSavepoint(tx, async (inner) => ({ id: (await createContactIn(inner, auth, entry.body)).id }));
   } catch (error) {
-    if (error instanceof ApiError && error.status < 500) return { reason: reasonsOf(error) };
+    if (error instanceof DomainError) return { reason: reasonsOf(error) };
     throw error;
   }
 }
 
 async function assertCallbacks(ctx: DialSessionsDeps, body: CreateDialSessionBody) {
-  const problems: DebugCode[] = [];
+  const problems: FieldProblem[] = [];
   await Promise.all(
     (body.callbacks ?? []).map(async (c, i) => {
       const check = await checkCallbackUrl(c.callback, { allowedHosts: ctx.config.callbackAllowedHosts });
       if (!check.ok)
-        problems.push({ code: Codes.invalidField, field: `callbacks.${i}.callback`, reason: `callbacks.${i}.callback ${check.reason}.` });
+        problems.push({ kind: 'invalid', field: `callbacks.${i}.callback`, reason: `callbacks.${i}.callback ${check.reason}.` });
     }),
   );
-  if (problems.length) throw badRequest(problems.sort((a, b) => a.field!.localeCompare(b.field!)));
+  if (problems.length) throw invalidFields(problems.sort((a, b) => a.field.localeCompare(b.field)));
 }
 
 /** The same member and the same body (keys in any order) hash the same. */

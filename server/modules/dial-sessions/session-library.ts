@@ -1,7 +1,7 @@
 import type { CreateDialSessionBody } from '../../contracts/dial-sessions.js';
 import type { Db } from '../../db/database.js';
 import type { DialSession, Disposition } from '../../db/schema.js';
-import { badRequest, Codes, unknownReference } from '../../lib/errors.js';
+import { invalidField, unknownReference } from '../../lib/errors.js';
 import { type DispositionSet, dispositionSets, dispositionsOf, findVoicemail } from '../dial-library/dial-library.repository.js';
 
 const FIELDS = { dialing: 'dialing_disposition_set_id', answer: 'answer_disposition_set_id' } as const;
@@ -21,8 +21,7 @@ export async function chosenSets(
     const wanted = body[field];
     const ofKind = sets.filter((s) => s.kind === kind).sort((a, b) => Number(a.org_id === null) - Number(b.org_id === null));
     if (wanted === undefined) {
-      if (!ofKind[0])
-        throw badRequest([{ code: Codes.invalidField, field, reason: `Your organisation has no enabled ${kind} disposition set.` }]);
+      if (!ofKind[0]) throw invalidField(field, `Your organisation has no enabled ${kind} disposition set.`);
       return ofKind[0].id;
     }
     if (!ofKind.some((s) => s.id === wanted)) {

@@ -3,7 +3,7 @@ import { setSecret } from '../../callbacks/outbox.repository.js';
 import { newCallbackSecret } from '../../callbacks/signing.js';
 import type { Db, Store } from '../../db/database.js';
 import { type DialSettings, type DialSettingsRecord, MESSAGE_KEYS, type UpdateDialSettingsBody } from '../../contracts/dial-settings.js';
-import { badRequest, Codes } from '../../lib/errors.js';
+import { invalidField, invalidFields } from '../../lib/errors.js';
 import { now } from '../../lib/time.js';
 import {
   callbackSecretOf,
@@ -95,20 +95,8 @@ async function updateRecordingSettings(tx: Db, orgId: number, body: UpdateDialSe
 /** Names the end of the calling window the request moved: the one given, or calltime_max when both were. */
 function windowError(body: UpdateDialSettingsBody, next: DialSettings) {
   return body.calltime_max === undefined
-    ? badRequest([
-        {
-          code: Codes.invalidField,
-          field: 'calltime_min',
-          reason: `calltime_min must not be later than calltime_max (${next.calltime_max}).`,
-        },
-      ])
-    : badRequest([
-        {
-          code: Codes.invalidField,
-          field: 'calltime_max',
-          reason: `calltime_max must not be earlier than calltime_min (${next.calltime_min}).`,
-        },
-      ]);
+    ? invalidField('calltime_min', `calltime_min must not be later than calltime_max (${next.calltime_max}).`)
+    : invalidField('calltime_max', `calltime_max must not be earlier than calltime_min (${next.calltime_min}).`);
 }
 
 async function assertMessages(tx: Db, orgId: number, body: UpdateDialSettingsBody) {
@@ -120,9 +108,9 @@ async function assertMessages(tx: Db, orgId: number, body: UpdateDialSettingsBod
   );
   const unknown = given.filter(([, id]) => !known.has(id));
   if (unknown.length) {
-    throw badRequest(
+    throw invalidFields(
       unknown.map(([key, id]) => ({
-        code: Codes.unknownReference,
+        kind: 'unknown_reference',
         field: key,
         reason: `${key} ${id} is not a message of your library (GET /rest/1/content).`,
       })),

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Codes } from '../../lib/errors.js';
+import { Codes } from '../../lib/http-errors.js';
 import type { Member } from '../../db/schema.js';
 import { serverWithTeam, type Caller, type Team, type TestServer } from '../../test/harness.js';
 import { createVendor } from '../members/members.service.js';

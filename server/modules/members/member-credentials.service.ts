@@ -7,7 +7,7 @@ import { issuePersonalToken } from '../../auth/tokens.js';
 import type { Store } from '../../db/database.js';
 import type { changePasswordBody } from '../../contracts/members.js';
 import type { Member } from '../../db/schema.js';
-import { Codes, badRequest, forbidden } from '../../lib/errors.js';
+import { forbidden, invalidField, missingField } from '../../lib/errors.js';
 import { now } from '../../lib/time.js';
 import * as repo from './members.repository.js';
 import { visibleMember } from './members.service.js';
@@ -49,14 +49,11 @@ export async function changePassword(
 }
 
 async function checkCurrentPassword(ctx: CredentialsDeps, member: Member, given: string | undefined, ip: string) {
-  if (!given)
-    throw badRequest([
-      { code: Codes.missingField, field: 'current_password', reason: 'current_password is required to change your own password.' },
-    ]);
+  if (!given) throw missingField('current_password', 'current_password is required to change your own password.');
   const attempt = { username: member.username, ip, knownBrowser: true };
   await admitSignIn(ctx.store, attempt);
   if (!(await verifyPassword(given, member.password_hash))) {
-    throw badRequest([{ code: Codes.invalidField, field: 'current_password', reason: 'current_password is not your current password.' }]);
+    throw invalidField('current_password', 'current_password is not your current password.');
   }
   await settleSignIn(ctx.store, attempt);
 }

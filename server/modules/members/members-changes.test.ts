@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Member } from '../../db/schema.js';
-import { Codes } from '../../lib/errors.js';
+import { Codes } from '../../lib/http-errors.js';
 import { serverWithTeam, TEST_PASSWORD, type Caller, type Team, type TestServer } from '../../test/harness.js';
 
 let server: TestServer;

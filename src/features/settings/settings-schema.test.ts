@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { type FieldValues, type Path } from 'react-hook-form';
 import { type DialSettingsRecord, settingsInput, updateDialSettingsBody } from '../../../server/contracts/dial-settings';
-import { ApiError as ServerError } from '../../../server/lib/errors';
+import { DomainError } from '../../../server/lib/errors';
+import { fromDomainError } from '../../../server/lib/http-errors';
 import { parse } from '../../../server/lib/validate';
 import { applyServerErrors } from '../../components/ui/form-error';
 import { ApiError } from '../../lib/api-client';
@@ -34,7 +35,9 @@ function refusal(body: unknown): ApiError {
   try {
     parse(updateDialSettingsBody, settingsInput(body));
   } catch (error) {
-    return new ApiError((error as ServerError).status, (error as ServerError).debugCodes);
+    if (!(error instanceof DomainError)) throw error;
+    const answer = fromDomainError(error);
+    return new ApiError(answer.status, answer.debugCodes);
   }
   throw new Error('the contract took it');
 }
