@@ -35,6 +35,7 @@ import * as usageDispositions from './migrations/0017-usage-dispositions.js';
 import * as callsByDay from './migrations/0018-calls-by-day.js';
 import * as systemVoicemails from './migrations/0019-system-voicemails.js';
 import * as expectedRecordings from './migrations/0020-expected-recordings.js';
+import * as passes from './migrations/0021-passes.js';
 import { GroupCommit } from './group-commit.js';
 import { isPostgresUrl, openPostgres } from './postgres-store.js';
 import { postgresSignals, type Signals } from './signals.js';
@@ -76,6 +77,7 @@ export const migrations: Record<string, Migration> = {
   '0018-calls-by-day': callsByDay,
   '0019-system-voicemails': systemVoicemails,
   '0020-expected-recordings': expectedRecordings,
+  '0021-passes': passes,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
