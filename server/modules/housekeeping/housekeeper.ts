@@ -86,10 +86,10 @@ export class Housekeeper {
     const taken = {} as PassResult;
     for (const [kind, task] of Object.entries(TASKS)) {
       taken[kind] = 0;
-      for (;;) {
+      while (!signal?.aborted) {
         const n = await this.store.write((tx) => task(tx, atMs, CHUNK));
         taken[kind] += n;
-        if (!n || signal?.aborted) break;
+        if (!n) break;
         await nextTurn();
       }
     }
