@@ -3,11 +3,11 @@ import path from 'node:path';
 import { OpenStreams } from './auth/open-streams.js';
 import type { Config } from './config.js';
 import type { Store } from './db/database.js';
-import type { Recording } from './db/schema.js';
+import type { BulkJob, Recording } from './db/schema.js';
 import { LeaseLoop } from './lib/lease-loop.js';
 import type { Logger } from './lib/logger.js';
 import { RecordCache } from './lib/record-cache.js';
-import { JobRunner } from './modules/bulk-jobs/job-runner.js';
+import { createJobRunner } from './modules/bulk-jobs/job-runner.js';
 import { createDialerRuntime, type DialerRuntime } from './modules/dial-sessions/dialer-runtime.js';
 import { wake } from './modules/dial-sessions/dialing.service.js';
 import { Housekeeper } from './modules/housekeeping/housekeeper.js';
@@ -31,7 +31,7 @@ export type Context = {
   logger: Logger;
   records: RecordCache;
   dialer: DialerRuntime;
-  jobs: JobRunner;
+  jobs: LeaseLoop<BulkJob>;
   housekeeper: Housekeeper;
   /** This process's open event streams, whose credentials are checked again while they last. */
   streams: OpenStreams;
@@ -53,7 +53,7 @@ export function createContext(
   const ctx = {
     ...parts,
     records: new RecordCache(parts.config.recordCacheSize),
-    jobs: new JobRunner(parts.store, parts.logger),
+    jobs: createJobRunner(parts.store, parts.logger),
     housekeeper: new Housekeeper(parts.store, parts.logger, store),
     streams: new OpenStreams(parts.store.db, parts.config.session),
   } as Context;

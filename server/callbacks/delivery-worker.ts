@@ -1,7 +1,7 @@
-import crypto from 'node:crypto';
 import type { Store } from '../db/database.js';
 import type { OutboxRow } from '../db/schema.js';
 import { nowMs } from '../lib/clock.js';
+import { LeaseLoop, type LeaseTask } from '../lib/lease-loop.js';
 import type { Logger } from '../lib/logger.js';
 import { addSeconds, now } from '../lib/time.js';
 import { describeUrl } from './address-guard.js';
@@ -36,28 +36,25 @@ const RECORDING_MARGIN_MS = 10_000;
 /** The previous secret keeps signing for this long after a rotation, so receivers can switch over. */
 const ROTATION_OVERLAP_SECONDS = 24 * 3600;
 
+type Claimed = { row: OutboxRow; secrets: OrgSecrets | undefined };
+
 /**
  * Sends the outbox's due callbacks, signed, at least once: a row is marked delivered only after a 2xx, and a process
  * that dies mid-send leaves its lease to expire, so another worker sends the row again (receivers dedupe on
  * webhook-id, which stays the same across attempts). Leases also keep two processes from sending one row at once.
  *
- * A pipeline, not rounds: as soon as sends end, their outcomes are recorded and more rows claimed in the same write,
- * up to `total` in flight and a limit per destination (DeliverySlots). A receiver that answers late or never holds
- * its own few slots until the sender's time-out; nobody else's callback waits for it.
+ * A pipeline, not rounds, on the lease loop (lib/lease-loop.ts): as soon as sends end, their outcomes are recorded and
+ * more rows claimed in the same write, up to `total` in flight and a limit per destination (DeliverySlots). A receiver
+ * that answers late or never holds its own few slots until the sender's time-out; nobody else's callback waits for it.
+ * No renewal: the lease outlasts a send and the write of its outcome.
  */
 export class DeliveryWorker {
   private readonly options: DeliveryOptions;
-  private readonly owner = `${process.pid}.${crypto.randomBytes(6).toString('hex')}`;
   private readonly slots: DeliverySlots;
-  private readonly sends = new Set<Promise<void>>();
-  private settled: Outcome[] = [];
-  private running = false;
-  private loop: Promise<void> | undefined;
-  private signalled = false;
-  private wake: (() => void) | undefined;
+  private readonly loop: LeaseLoop<Claimed, Outcome>;
 
   constructor(
-    private readonly store: Store,
+    store: Store,
     private readonly sender: Sender,
     private readonly logger: Logger,
     options: Partial<DeliveryOptions> = {},
@@ -69,117 +66,49 @@ export class DeliveryWorker {
       );
     }
     this.slots = new DeliverySlots(this.options);
+    const { total, leaseMs, pollMs, flushMs } = this.options;
+    this.loop = new LeaseLoop(store, logger, this.task(), { concurrency: total, leaseMs, pollMs, flushMs });
   }
 
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.loop = this.run();
+    this.loop.start();
   }
 
   /** A row was just written here: look now rather than at the next poll. */
   nudge(): void {
-    this.signalled = true;
-    this.wake?.();
+    this.loop.nudge();
   }
 
   /** Claims no more, lets the sends in flight end (within the sender's time-out), records their outcomes, then stops. */
   async stop(): Promise<void> {
-    this.running = false;
-    this.nudge();
-    await this.loop;
+    await this.loop.stop();
     this.sender.close();
   }
 
-  private async run() {
-    while (this.running) {
-      await this.round();
-      await this.waitForWork();
-    }
-    await Promise.all(this.sends);
-    const last = this.settled.splice(0);
-    await this.store
-      .write((tx) => recordOutcomes(tx, this.owner, last))
-      .catch((error: unknown) =>
-        this.logger.error({ err: error }, 'callback outcomes not recorded; their leases will run out and they will be sent again'),
-      );
+  private task(): LeaseTask<Claimed, Outcome> {
+    return {
+      name: 'callback delivery',
+      // Rows to destinations without a free slot are left out, so a saturated worker does not write to find out.
+      anyDue: (db, at) => anyDue(db, at, this.slots.full()),
+      claim: async (tx, owner, at, untilMs, limit) => {
+        const chosen = this.slots.choose(await dueCandidates(tx, at, this.slots.full())).slice(0, limit);
+        const rows = await claimRows(tx, owner, chosen, at, untilMs);
+        const secrets = await secretsOf(tx, [...new Set(rows.map((r) => r.org_id))]);
+        return rows.map((row) => ({ row, secrets: secrets.get(row.org_id) }));
+      },
+      work: (claimed) => this.send(claimed),
+      record: recordOutcomes,
+    };
   }
 
-  /** One turn at the store: records the outcomes in hand, claims rows for the free slots, and starts sending them. */
-  private async round() {
-    const outcomes = this.settled.splice(0);
-    let rows: OutboxRow[];
+  /** A send in a slot of its destination until its outcome is known (the slot is taken before the first await). */
+  private async send({ row, secrets }: Claimed): Promise<Outcome> {
+    this.slots.take(row.url);
+    const started = performance.now();
     try {
-      rows = await this.recordAndClaim(outcomes);
-    } catch (error) {
-      this.settled.unshift(...outcomes);
-      this.logger.error({ err: error }, 'callback delivery round failed; retrying');
-      await new Promise((resolve) => setTimeout(resolve, this.options.pollMs));
-      return;
-    }
-    if (!rows.length) return;
-    // More may be due than this claim looked at: look again at once.
-    this.nudge();
-    await this.launch(rows).catch((error: unknown) =>
-      this.logger.error({ err: error }, 'claimed callbacks not sent; their leases will run out and they will be sent again'),
-    );
-  }
-
-  /**
-   * Records and claims in one write: each turn at the write lock is taken once instead of twice (the turn was a third
-   * of a round with the dialer writing beside it). With nothing to record, a read first tells whether anything is due
-   * that there is a slot for, so an idle or saturated worker does not write to find out.
-   */
-  private async recordAndClaim(outcomes: Outcome[]): Promise<OutboxRow[]> {
-    const claiming = this.running && this.slots.free > 0;
-    if (!outcomes.length && !(claiming && (await anyDue(this.store.db, nowMs(), this.slots.full())))) return [];
-    return this.store.write(async (tx) => {
-      await recordOutcomes(tx, this.owner, outcomes);
-      if (!claiming) return [];
-      const started = nowMs();
-      const chosen = this.slots.choose(await dueCandidates(tx, started, this.slots.full()));
-      return claimRows(tx, this.owner, chosen, started, started + this.options.leaseMs);
-    });
-  }
-
-  /** Until there is work: a send ended (its outcome waits flushMs for others to share the write), a nudge, or the poll. */
-  private async waitForWork() {
-    if (!this.running) return;
-    if (!this.signalled) {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, this.options.pollMs);
-        function done() {
-          clearTimeout(timer);
-          resolve();
-        }
-        this.wake = done;
-      });
-      this.wake = undefined;
-    }
-    this.signalled = false;
-    if (this.settled.length && this.sends.size) await new Promise((resolve) => setTimeout(resolve, this.options.flushMs));
-  }
-
-  /** Sends claimed rows side by side, each in a slot of its destination until its outcome is known. */
-  private async launch(rows: OutboxRow[]) {
-    for (const row of rows) this.slots.take(row.url);
-    const secrets = await secretsOf(this.store.db, [...new Set(rows.map((r) => r.org_id))]).catch((error: unknown) => {
-      for (const row of rows) this.slots.give(row.url, Infinity);
-      throw error;
-    });
-    for (const row of rows) {
-      const started = performance.now();
-      const send = this.deliver(row, secrets.get(row.org_id))
-        .then((outcome) => void this.settled.push(outcome))
-        .catch((error: unknown) =>
-          this.logger.error({ err: error, callback: row.id }, 'callback not sent; its lease will run out and it will be sent again'),
-        )
-        .finally(() => {
-          this.slots.give(row.url, performance.now() - started);
-          this.sends.delete(send);
-          this.nudge();
-        });
-      this.sends.add(send);
+      return await this.deliver(row, secrets);
+    } finally {
+      this.slots.give(row.url, performance.now() - started);
     }
   }
 

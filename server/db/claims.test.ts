@@ -14,7 +14,8 @@ import { onPostgres } from '../test/databases.js';
 import { serverWithTeam, type Team, type TestServer } from '../test/harness.js';
 import { nextTurn } from './chunks.js';
 import { openStore, type Store } from './database.js';
-import { lockKeys, tryPassLock } from './locks.js';
+import { lockKeys } from './locks.js';
+import { claimPass, releasePass } from './passes.js';
 
 /*
  * The concurrency contract's claims (docs/store.md): two stores opened on one database, as two servers are, claim the
@@ -232,6 +233,29 @@ describe('two stores on one database claiming at once', () => {
     );
   });
 
+  it("claim a due pass once, and not again until it is due again (the housekeeper's: one server per pass)", async () => {
+    const pass = { name: 'claims test', everyMs: 3_600_000 };
+    const claim = (store: Store, owner: string) =>
+      store.write(async (tx) => {
+        const at = nowMs();
+        return (await claimPass(tx, pass, owner, at, at + LEASE_MS)) ? [1] : [];
+      });
+    const first = await race(claim);
+    expect(first.flat()).toEqual([1]);
+    const holder = `store-${first[0]!.length ? 0 : 1}`;
+    await stores[0].write((tx) => releasePass(tx, pass, holder, nowMs() + pass.everyMs));
+    expect((await race(claim)).flat()).toEqual([]);
+    // Its time has come again: one of the two passes.
+    await stores[0].write((tx) =>
+      tx
+        .updateTable('passes')
+        .set({ due_at_ms: nowMs() - 1 })
+        .where('name', '=', pass.name)
+        .execute(),
+    );
+    expect((await race(claim)).flat()).toEqual([1]);
+  });
+
   it('wake each due dial session once', async () => {
     // One running session per member (a member runs one at a time): made due again round after round.
     const members = [team.vendor, team.manager, team.rep, team.teammate, team.outsider];
@@ -270,27 +294,7 @@ describe('two stores on one database claiming at once', () => {
   });
 });
 
-describe.runIf(onPostgres)('PostgreSQL locks across two stores', () => {
-  it('a pass lock is held by one transaction at a time; the other store is told so without waiting', async () => {
-    const [a, b] = stores;
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    let first!: () => void;
-    const taken = new Promise<void>((resolve) => (first = resolve));
-    const holder = a.write(async (tx) => {
-      const got = await tryPassLock(tx, 'claims test');
-      first();
-      await held;
-      return got;
-    });
-    await taken;
-    expect(await b.write((tx) => tryPassLock(tx, 'claims test'))).toBe(false);
-    release();
-    expect(await holder).toBe(true);
-    // Released with its transaction.
-    expect(await b.write((tx) => tryPassLock(tx, 'claims test'))).toBe(true);
-  });
-
+describe.runIf(onPostgres)('PostgreSQL key locks across two stores', () => {
   it('a key lock makes a check and its insert one at a time per key', async () => {
     // Each of many writers on either store reads the count of a key's rows and writes one more: under the key's lock
     // none reads a count another is about to change, so the counts come out 1..n with none repeated.

@@ -35,6 +35,7 @@ import * as usageDispositions from './migrations/0017-usage-dispositions.js';
 import * as callsByDay from './migrations/0018-calls-by-day.js';
 import * as systemVoicemails from './migrations/0019-system-voicemails.js';
 import * as expectedRecordings from './migrations/0020-expected-recordings.js';
+import * as passes from './migrations/0021-passes.js';
 import * as countStripes from './migrations/0022-count-stripes.js';
 import { GroupCommit } from './group-commit.js';
 import { isPostgresUrl, openPostgres } from './postgres-store.js';
@@ -77,6 +78,7 @@ export const migrations: Record<string, Migration> = {
   '0018-calls-by-day': callsByDay,
   '0019-system-voicemails': systemVoicemails,
   '0020-expected-recordings': expectedRecordings,
+  '0021-passes': passes,
   '0022-count-stripes': countStripes,
 };
 

@@ -29,16 +29,6 @@ export async function lockKeys(tx: Kysely<any>, space: string, keys: string[]): 
   for (const key of [...new Set(keys)].sort()) await sql`select pg_advisory_xact_lock(hashtext(${space}), hashtext(${key}))`.execute(tx);
 }
 
-/**
- * One holder at a time of a named pass (the housekeeper's): true when this transaction got it, false when another
- * server's transaction holds it (`pg_try_advisory_xact_lock`: no waiting); released when the transaction ends.
- */
-export async function tryPassLock(tx: Kysely<any>, name: string): Promise<boolean> {
-  if (!isPostgres(tx)) return true;
-  const { rows } = await sql<{ got: boolean }>`select pg_try_advisory_xact_lock(hashtext('pass'), hashtext(${name})) as got`.execute(tx);
-  return !!rows[0]?.got;
-}
-
 /*
  * Ids that commit out of order (PostgreSQL): a reader that follows a table by id (the dialer's event stream) must not
  * move past an id a writer has taken but not yet committed, or that row, once committed, is never read. Writers of such

@@ -477,6 +477,14 @@ export type TranscriptsTable = {
   completed_at: Timestamp | null;
 };
 
+/** A periodic pass shared by every server (db/passes.ts): when the next is due, and the lease of the one passing. */
+export type PassesTable = {
+  name: string;
+  due_at_ms: number;
+  lease_owner: string | null;
+  lease_until_ms: number | null;
+};
+
 export type Database = {
   organisations: OrganisationsTable;
   members: MembersTable;
@@ -522,6 +530,7 @@ export type Database = {
   bulk_jobs: BulkJobsTable;
   recordings: RecordingsTable;
   transcripts: TranscriptsTable;
+  passes: PassesTable;
 };
 
 export type Member = Selectable<MembersTable>;

@@ -5,7 +5,8 @@ import { nowMs, resetClock, setClock } from '../../lib/clock.js';
 import { now } from '../../lib/time.js';
 import { type Caller, serverWithTeam, type Team, type TestServer } from '../../test/harness.js';
 import { indexNewContact, insertContact, removeTagFromContacts } from '../contacts/contact-rows.repository.js';
-import { JOB_CHUNK } from './job-runner.js';
+import { claimJob } from './bulk-jobs.repository.js';
+import { JOB_CHUNK, jobTask } from './job-runner.js';
 
 /*
  * Bulk jobs through the real server, store and runner: each action over named contacts and over a filter, what the
@@ -848,6 +849,43 @@ describe('more than one chunk', () => {
     // The first three were skipped as done: they are where they were.
     for (const id of ids.slice(0, 3)) expect((await recordOf(manager, id)).category_id).toBe(String(target));
     expect(await total(manager, `folder_id=${source}&include_trashed=1`)).toBe(ids.length - 3);
+  });
+
+  it('a runner that stops lets go of its job between chunks, and another continues it from there', async () => {
+    const tag = await newTag('Stopped');
+    const view = { owner_id: bulky.id, only_trashed: 1 };
+    let jobId = '';
+    await withRunnerStopped(async () => {
+      jobId = (await submit(manager, { action: 'add_tag', tag_id: tag.id, filter: view })).bulk_job_id;
+      // This runner is told to stop as soon as it has the job: it works the chunk it started, no more.
+      const owner = 'stopping.runner';
+      const job = await server.ctx.store.write((tx) => claimJob(tx, owner, nowMs(), nowMs() + 30_000));
+      expect(job?.id).toBe(Number(jobId));
+      const stopping = new AbortController();
+      const work = jobTask(server.ctx.store, server.ctx.logger).work(job!, { owner, untilMs: nowMs() + 30_000, signal: stopping.signal });
+      stopping.abort();
+      await work;
+      expect((await manager.get(`/rest/1/bulkjobs/${jobId}`)).body.job).toMatchObject({
+        status: 'running',
+        processed: JOB_CHUNK,
+        changed: JOB_CHUNK,
+      });
+      // Let go of at once, not left for its lease to run out.
+      expect(
+        await db().selectFrom('bulk_jobs').select(['lease_owner', 'lease_until_ms']).where('id', '=', Number(jobId)).executeTakeFirst(),
+      ).toEqual({ lease_owner: null, lease_until_ms: null });
+    });
+    expect(await finished(manager, jobId)).toEqual(done({ total: N, processed: N, changed: N }));
+    const added = await db()
+      .selectFrom('contact_audit')
+      .select((eb) => ['contact_id', eb.fn.countAll<number>().as('n')])
+      .where('contact_id', 'in', many)
+      .where('data_type', '=', 'tag_added')
+      .where('new_value', '=', tag.title)
+      .groupBy('contact_id')
+      .execute();
+    expect(added.length).toBe(N);
+    expect(added.filter((r) => Number(r.n) !== 1)).toEqual([]);
   });
 });
 

@@ -1,10 +1,10 @@
-import crypto from 'node:crypto';
 import { listQueryOf } from '../../contracts/contacts.js';
 import { nextTurn } from '../../db/chunks.js';
 import type { Db, Store } from '../../db/database.js';
 import { isStoreLost } from '../../db/dialect.js';
 import type { BulkJob } from '../../db/schema.js';
 import { nowMs } from '../../lib/clock.js';
+import { type Lease, LeaseLoop, type LeaseTask } from '../../lib/lease-loop.js';
 import type { Logger } from '../../lib/logger.js';
 import { now } from '../../lib/time.js';
 import { nextIdsOfList } from '../contacts/contact-list.repository.js';
@@ -31,83 +31,62 @@ const RETRY_AFTER_MS = 5_000;
 const MAX_FAILURES = 5;
 
 /**
- * Runs queued bulk jobs, one chunk per transaction, recording progress (processed, changed, the cursor) in the same
- * transaction as the chunk: a process that dies mid-job leaves a job another runner continues from its last chunk
- * once the lease ends. Every process runs one; leases keep two from running a job at once.
+ * Runs queued bulk jobs on the lease loop (lib/lease-loop.ts), one chunk per transaction, recording progress
+ * (processed, changed, the cursor) in the same transaction as the chunk: a process that dies mid-job leaves a job
+ * another runner continues from its last chunk once the lease ends. Every process runs one, a job at a time; leases
+ * keep two from running a job at once. Each chunk's write extends the lease (no renewal beside it), and a runner that
+ * stops lets go of its job between chunks, so another process continues it at once.
  */
-export class JobRunner {
-  private readonly owner = `${process.pid}.${crypto.randomBytes(6).toString('hex')}`;
-  private running = false;
-  private loop: Promise<void> | undefined;
-  private wake: (() => void) | undefined;
+export function createJobRunner(store: Store, logger: Logger): LeaseLoop<BulkJob> {
+  return new LeaseLoop(store, logger, jobTask(store, logger), { concurrency: 1, leaseMs: LEASE_MS, pollMs: POLL_MS });
+}
 
+export function jobTask(store: Store, logger: Logger): LeaseTask<BulkJob> {
+  return {
+    name: 'bulk jobs',
+    anyDue: anyOpen,
+    claim: async (tx, owner, at, untilMs) => {
+      const job = await claimJob(tx, owner, at, untilMs);
+      return job ? [job] : [];
+    },
+    work: (job, lease) => new JobRun(store, logger, lease).run(job.id),
+  };
+}
+
+/** One claimed job worked to its end, or until the lease's signal says stop (between chunks, at least one done). */
+class JobRun {
   constructor(
     private readonly store: Store,
     private readonly logger: Logger,
+    private readonly lease: Lease,
   ) {}
 
-  start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.loop = this.run();
-  }
-
-  nudge(): void {
-    this.wake?.();
-  }
-
-  async stop(): Promise<void> {
-    this.running = false;
-    this.nudge();
-    await this.loop;
-  }
-
-  private async run() {
-    while (this.running) {
-      let worked = false;
+  async run(jobId: number): Promise<void> {
+    let id: number | undefined = jobId;
+    while (id !== undefined) {
       try {
-        worked = await this.runOne();
-      } catch (error) {
-        this.logger.error({ err: error }, 'bulk job round failed; retrying');
-      }
-      if (!worked && this.running)
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(done, POLL_MS);
-          function done() {
-            clearTimeout(timer);
-            resolve();
-          }
-          this.wake = done;
-        }).finally(() => (this.wake = undefined));
-    }
-  }
-
-  /** Claims a job and works it to the end (or until this runner stops); answers whether there was one. */
-  private async runOne(): Promise<boolean> {
-    if (!(await anyOpen(this.store.db, nowMs()))) return false;
-    const claimed = await this.store.write((tx) => claimJob(tx, this.owner, nowMs(), nowMs() + LEASE_MS));
-    if (!claimed) return false;
-    let id: number | undefined = claimed.id;
-    while (id !== undefined && this.running) {
-      try {
-        id = await this.store.write((tx) => this.chunk(tx, claimed.id));
+        id = await this.store.write((tx) => this.chunk(tx, jobId));
       } catch (error) {
         id = undefined;
         // The database went away: no fault of the job's. Its lease runs out and a runner continues from its last chunk.
         if (isStoreLost(error)) {
           this.logger.warn(
-            { err: error, job: claimed.id },
+            { err: error, job: jobId },
             'bulk job chunk not done: the store was lost; the job continues when its lease ends',
           );
           break;
         }
         // The chunk's transaction rolled back: nothing of it happened. Try again after a pause, up to a limit.
-        this.logger.error({ err: error, job: claimed.id }, 'bulk job chunk failed');
-        await this.store.write((tx) => this.chunkFailed(tx, claimed.id, error));
+        this.logger.error({ err: error, job: jobId }, 'bulk job chunk failed');
+        await this.store.write((tx) => this.chunkFailed(tx, jobId, error));
       }
       await nextTurn();
+      if (id !== undefined && this.lease.signal.aborted) {
+        await this.store.write((tx) => advanceJob(tx, jobId, this.lease.owner, { lease_owner: null, lease_until_ms: null }));
+        this.logger.info({ job: jobId }, 'bulk job let go between chunks (its runner stops); another runner continues it');
+        break;
+      }
     }
-    return true;
   }
 
   /**
@@ -116,7 +95,7 @@ export class JobRunner {
    */
   private async chunk(tx: Db, id: number): Promise<number | undefined> {
     const job = await findJob(tx, id);
-    if (!job || job.lease_owner !== this.owner || job.status !== 'running') return undefined;
+    if (!job || job.lease_owner !== this.lease.owner || job.status !== 'running') return undefined;
     const actor = await actorOf(tx, job);
     if (!actor) return this.fail(tx, job, 'The member who started this job no longer exists.');
     const selection = JSON.parse(job.selection) as JobSelection;
@@ -137,7 +116,7 @@ export class JobRunner {
         ? { status: 'done' as const, total: Math.max(job.total, processed), finished_at: now(), lease_owner: null, lease_until_ms: null }
         : {}),
     };
-    await advanceJob(tx, job.id, this.owner, progress);
+    await advanceJob(tx, job.id, this.lease.owner, progress);
     if (last) this.logger.info({ job: job.id, action: job.action, processed, changed: progress.changed }, 'bulk job done');
     return last ? undefined : job.id;
   }
@@ -145,7 +124,7 @@ export class JobRunner {
   /** Counts a failed chunk: the job waits out a pause and is tried again, by any runner, until MAX_FAILURES in a row. */
   private async chunkFailed(tx: Db, id: number, error: unknown) {
     const job = await findJob(tx, id);
-    if (!job || job.lease_owner !== this.owner) return;
+    if (!job || job.lease_owner !== this.lease.owner) return;
     const failures = job.failures + 1;
     if (failures >= MAX_FAILURES) {
       await this.fail(
@@ -156,13 +135,19 @@ export class JobRunner {
       return;
     }
     this.logger.warn({ job: id, failures, err: error }, 'bulk job will be tried again');
-    await advanceJob(tx, id, this.owner, { failures, lease_owner: null, lease_until_ms: nowMs() + RETRY_AFTER_MS * failures });
+    await advanceJob(tx, id, this.lease.owner, { failures, lease_owner: null, lease_until_ms: nowMs() + RETRY_AFTER_MS * failures });
   }
 
   /** Ends a job that cannot go on, with the reason its member will read; what earlier chunks did stays done. */
   private async fail(tx: Db, job: BulkJob, error: string): Promise<undefined> {
     if (
-      await advanceJob(tx, job.id, this.owner, { status: 'failed', error, finished_at: now(), lease_owner: null, lease_until_ms: null })
+      await advanceJob(tx, job.id, this.lease.owner, {
+        status: 'failed',
+        error,
+        finished_at: now(),
+        lease_owner: null,
+        lease_until_ms: null,
+      })
     ) {
       this.logger.info({ job: job.id, action: job.action, processed: job.processed, changed: job.changed, error }, 'bulk job failed');
     }

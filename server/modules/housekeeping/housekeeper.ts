@@ -2,9 +2,11 @@ import { pruneSignInCounts, pruneWebSessions } from '../../auth/auth.repository.
 import { WINDOW_SECONDS } from '../../auth/login-throttle.js';
 import { pruneCallbacks } from '../../callbacks/outbox.repository.js';
 import { nextTurn } from '../../db/chunks.js';
-import { tryPassLock } from '../../db/locks.js';
 import type { Db, Store } from '../../db/database.js';
 import { nowMs } from '../../lib/clock.js';
+import { LeaseLoop } from '../../lib/lease-loop.js';
+import { passTask } from '../../lib/pass-task.js';
+import type { Pass } from '../../db/passes.js';
 import type { Logger } from '../../lib/logger.js';
 import { toTimestamp } from '../../lib/time.js';
 import type { RecordingStore } from '../../recordings/store.js';
@@ -19,6 +21,10 @@ export const RETENTION_DAYS = { callbacks: 30, dialEvents: 7, bulkJobs: 30 } as 
 /** Rows per transaction: a few milliseconds of writing, so requests' writes go between chunks. */
 const CHUNK = 1_000;
 const PASS_EVERY_MS = 60 * 60_000;
+/** How often an idle process looks whether the pass is due (a read of one row). */
+const LOOK_EVERY_MS = 60_000;
+/** Renewed while the pass runs: a server that dies mid-pass leaves it to another this long after. */
+const LEASE_MS = 5 * 60_000;
 const DAY_MS = 86_400_000;
 
 type Task = (tx: Db, atMs: number, limit: number) => Promise<number>;
@@ -38,68 +44,58 @@ export type PassResult = Record<string, number> & { recordings: number };
 /**
  * Deletes what has served its purpose, so the tables that grow with use (the callback outbox, dial events, bulk jobs,
  * web sessions, sign-in counts) stay the size of their retention, not of the product's age, and recordings and their
- * transcripts go after their organisation's retention (recording-retention.ts). Every process runs one, an
- * hour apart, the first pass a few minutes after start (at a random point, so processes started together do not pass
- * together); passes are idempotent, and on PostgreSQL each chunk is taken under one lock per database: a server that
- * finds it held ends its pass, so servers sharing the database do not pass at once.
+ * transcripts go after their organisation's retention (recording-retention.ts). Every process runs a lease loop over
+ * one pass (lib/pass-task.ts): the pass's row says when the next is due (an hour after the last), and the server that
+ * claims it passes while the others find it leased, on either store. A process first looks a few minutes after it
+ * starts, at a random point; passes are idempotent, so `runOnce` (a pass now, whatever the row says) is safe beside it.
  */
 export class Housekeeper {
-  private timer: NodeJS.Timeout | undefined;
-  private pass: Promise<unknown> | undefined;
-  private running = false;
-  private stopping = false;
+  private readonly loop: LeaseLoop<Pass>;
 
   constructor(
     private readonly store: Store,
     private readonly logger: Logger,
     private readonly recordings: RecordingStore,
-  ) {}
-
-  start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.stopping = false;
-    this.schedule(60_000 + Math.floor(Math.random() * 9 * 60_000));
+  ) {
+    const task = passTask(store, { name: 'housekeeping', everyMs: PASS_EVERY_MS }, (signal) =>
+      this.runOnce(signal).then(
+        () => undefined,
+        (error: unknown) => this.logger.error({ err: error }, 'housekeeping pass failed; the next pass retries'),
+      ),
+    );
+    this.loop = new LeaseLoop(store, logger, task, {
+      concurrency: 1,
+      leaseMs: LEASE_MS,
+      pollMs: LOOK_EVERY_MS,
+      startAfterMs: 60_000 + Math.floor(Math.random() * 9 * 60_000),
+    });
   }
 
-  async stop(): Promise<void> {
-    this.running = false;
-    this.stopping = true;
-    clearTimeout(this.timer);
-    await this.pass;
+  start(): void {
+    this.loop.start();
+  }
+
+  /** Ends a pass in hand between chunks. */
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   /** One pass over every kind, a chunk per transaction with a turn of the event loop between; answers the rows taken. */
-  async runOnce(): Promise<PassResult> {
+  async runOnce(signal?: AbortSignal): Promise<PassResult> {
     const atMs = nowMs();
     const taken = {} as PassResult;
-    // Each chunk's transaction first takes the pass's lock (PostgreSQL: `pg_try_advisory_xact_lock`, docs/store.md);
-    // a server that finds another's chunk holding it ends its pass there: one server passes at a time.
-    let yielded = false;
     for (const [kind, task] of Object.entries(TASKS)) {
       taken[kind] = 0;
-      while (!yielded) {
-        const n = await this.store.write(async (tx) => ((await tryPassLock(tx, 'housekeeping')) ? task(tx, atMs, CHUNK) : null));
-        if (n === null) yielded = true;
-        taken[kind] += n ?? 0;
-        if (!n || this.stopping) break;
+      while (!signal?.aborted) {
+        const n = await this.store.write((tx) => task(tx, atMs, CHUNK));
+        taken[kind] += n;
+        if (!n) break;
         await nextTurn();
       }
     }
-    if (yielded) this.logger.debug('housekeeping: another server is passing; this pass ends');
-    taken.recordings = this.stopping || yielded ? 0 : await expireOldRecordings(this.store, this.recordings, atMs, () => this.stopping);
+    const stopping = () => signal?.aborted ?? false;
+    taken.recordings = stopping() ? 0 : await expireOldRecordings(this.store, this.recordings, atMs, stopping);
     if (Object.values(taken).some(Boolean)) this.logger.info({ taken }, 'housekeeping: deleted what its retention let go');
     return taken;
-  }
-
-  private schedule(delayMs: number) {
-    this.timer = setTimeout(() => {
-      this.pass = this.runOnce()
-        .catch((error) => this.logger.error({ err: error }, 'housekeeping pass failed; the next pass retries'))
-        .finally(() => {
-          this.pass = undefined;
-          if (this.running) this.schedule(PASS_EVERY_MS);
-        });
-    }, delayMs).unref();
   }
 }
