@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminUrl, onPostgres, postgresDatabase, postgresReachable, type TestDatabase } from '../test/databases.js';
 import { openStore, type Store } from './database.js';
-import { prepared } from './prepared.js';
+import { PLAN_EACH_RUN, prepared } from './prepared.js';
 
 /*
  * On PostgreSQL a prepared query (prepared.ts) runs as a named statement, parsed and planned once per connection;
@@ -43,5 +43,22 @@ describe.skipIf(!reachable)(`named statements on PostgreSQL${reachable ? '' : ` 
     });
     expect(kept).toHaveLength(1);
     expect(kept[0]).toMatch(/from "organisations" where "name" = \$1/);
+  });
+
+  it('a prepared query whose plan depends on its values is planned at every run: its connection keeps none', async () => {
+    const orgLike = prepared<null, { pattern: string }, { name: string }>('org like (test)', (db, _, p) =>
+      db
+        .selectFrom('organisations')
+        .select('name')
+        .where(sql<boolean>`name like ${p.pattern} ${sql.raw(PLAN_EACH_RUN)}`),
+    );
+    const kept = await store.write(async (tx) => {
+      await tx.insertInto('organisations').values({ name: 'Gamma', created_at: '2026-01-01 00:00:00' }).execute();
+      expect(await orgLike(tx, null, { pattern: 'Gam%' })).toEqual([{ name: 'Gamma' }]);
+      expect(await orgLike(tx, null, { pattern: 'Zed%' })).toEqual([]);
+      const { rows } = await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(tx);
+      return rows.map((r) => r.statement);
+    });
+    expect(kept.filter((s) => s.includes('like'))).toEqual([]);
   });
 });

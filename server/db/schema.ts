@@ -184,7 +184,8 @@ export type ContactNotesTable = {
 export type ContactSearchTermsTable = { org_id: number; term: string; contact_id: number };
 /** The FTS5 trigram index of contacts' names, e-mail addresses and phone digits (rowid = contact id; contentless). */
 /** The trigram index: keyed by `rowid` (FTS5's) on SQLite, by `contact_id` on PostgreSQL (contacts/search/). */
-export type ContactSearchTable = { rowid: number; contact_id?: number; names: string; emails: string; phones: string };
+/** SQLite: an FTS5 table by rowid. PostgreSQL: rows by contact_id, with the contact's owner (migration 0023). */
+export type ContactSearchTable = { rowid: number; contact_id?: number; owner_id?: number; names: string; emails: string; phones: string };
 /** The word index (contact-words.ts): a contact's tokens behind its owner's mark, while it is neither trashed nor archived. */
 export type ContactWordsTable = { rowid: number; words: string };
 

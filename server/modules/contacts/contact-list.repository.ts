@@ -4,7 +4,7 @@ import type { ContactSortColumn, ListContactsQuery } from '../../contracts/conta
 import type { Db } from '../../db/database.js';
 import { idsOfJson } from '../../db/dialect.js';
 import { fixedLimit } from '../../db/paging.js';
-import { type Placeholders, prepared } from '../../db/prepared.js';
+import { PLAN_EACH_RUN, type Placeholders, prepared } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
 import { now } from '../../lib/time.js';
 import type { PageRow } from './contact-records.repository.js';
@@ -95,7 +95,13 @@ function applyFilters(db: Db, query: ContactQuery, s: ListShape, p: Placeholders
       ...(likeTexts ?? []).map((t) => sql`(names like ${t} or emails like ${t})`),
       ...(likeNumbers ?? []).map((n) => sql`phones like ${n}`),
     ];
-    x = x.where('contacts.id', 'in', sql<number>`(select contact_id from contact_search where ${sql.join(conditions, sql` and `)})`);
+    // A team's search names its owners: the index (owner and trigrams, search/postgres.ts) answers only their contacts.
+    if (p.memberIds) conditions.unshift(sql`owner_id in (${sql.join(p.memberIds)})`);
+    x = x.where(
+      'contacts.id',
+      'in',
+      sql<number>`(select contact_id from contact_search ${sql.raw(PLAN_EACH_RUN)} where ${sql.join(conditions, sql` and `)})`,
+    );
   }
   if (match && !matched) x = x.where('contacts.id', 'in', (eb: Eb) => matchingIds(eb, 'contact_search', match));
   if (words && !matched) x = x.where('contacts.id', 'in', (eb: Eb) => matchingIds(eb, 'contact_words', words));

@@ -1,3 +1,4 @@
+import type { RawBuilder } from 'kysely';
 import { prepared } from '../../../db/prepared.js';
 import { idsOfJson, jsonColumn, rowsOfJson } from '../../../db/dialect.js';
 import type { Db } from '../../../db/database.js';
@@ -5,11 +6,12 @@ import { prefixEnd, searchMatch, searchTerms, searchWords } from './query.js';
 import type { ContactSearch, IndexedText, SearchPlan } from './search-index.js';
 
 /*
- * PostgreSQL's search (migration 0009): a contact_search table of each contact's lower-cased names, e-mail addresses
- * and phone digits, keyed by contact_id, with a pg_trgm GIN index per column, read with `like '%…%'` patterns that
- * give FTS5's trigram matches (`like` is case-sensitive here, FTS5's trigram tokenizer is not: hence the lower case).
- * There is no word index: every search reads the trigram index, or the prefix terms for a word of one or two
- * characters, as on SQLite.
+ * PostgreSQL's search (migrations 0009, 0023): a contact_search table of each contact's owner and lower-cased names,
+ * e-mail addresses and phone digits, keyed by contact_id, with one GIN index over the owner (btree_gin) and the three
+ * texts' trigrams (pg_trgm), read with `like '%…%'` patterns that give FTS5's trigram matches (`like` is case-sensitive
+ * here, FTS5's trigram tokenizer is not: hence the lower case). A team's search names its owners, so the index answers
+ * only their contacts. There is no word index: every search reads the trigram index, or the prefix terms for a word of
+ * one or two characters, as on SQLite.
  */
 
 type Ids = { ids: string };
@@ -21,24 +23,33 @@ const unindexTrigrams = prepared<null, Ids, unknown>('postgres unindex trigrams'
 const insertTrigrams = prepared<null, Rows, unknown>('postgres index trigrams', (db, _, p) =>
   db
     .insertInto('contact_search')
-    .columns(['contact_id', 'names', 'emails', 'phones'])
+    .columns(['contact_id', 'owner_id', 'names', 'emails', 'phones'])
     .expression(
       db
         .selectFrom(rowsOfJson(db, p.rows))
         .select([
           jsonColumn(db, 0, 'integer').as('contact_id'),
-          jsonColumn(db, 1, 'text').as('names'),
-          jsonColumn(db, 2, 'text').as('emails'),
-          jsonColumn(db, 3, 'text').as('phones'),
+          jsonColumn(db, 1, 'integer').as('owner_id'),
+          jsonColumn(db, 2, 'text').as('names'),
+          jsonColumn(db, 3, 'text').as('emails'),
+          jsonColumn(db, 4, 'text').as('phones'),
         ]),
     ),
+);
+/** The owners of contacts whose texts did not change (a transfer): only the owner is written again. */
+const setOwners = prepared<null, Rows, unknown>('postgres search owners', (db, _, p) =>
+  db
+    .updateTable('contact_search')
+    .from(rowsOfJson(db, p.rows))
+    .set({ owner_id: jsonColumn(db, 1, 'integer') as RawBuilder<number> })
+    .where('contact_search.contact_id', '=', jsonColumn(db, 0, 'integer') as RawBuilder<number>),
 );
 
 /** Writes the rows of contacts that have none. */
 async function insertRows(db: Db, texts: IndexedText[]) {
   if (texts.length)
     await insertTrigrams(db, null, {
-      rows: JSON.stringify(texts.map((r) => [r.id, r.names.toLowerCase(), r.emails.join(' '), r.phones.join(' ')])),
+      rows: JSON.stringify(texts.map((r) => [r.id, r.owner_id, r.names.toLowerCase(), r.emails.join(' '), r.phones.join(' ')])),
     });
 }
 
@@ -50,8 +61,11 @@ export const postgresSearch: ContactSearch = {
   indexes: ['trigrams'],
 
   async write(db: Db, contactIds, texts, which) {
-    // Owner and state are not in the trigram index: a 'words' reindex has nothing to write here.
-    if (which === 'words') return;
+    // A 'words' reindex follows a change of owner or state: the owner is in the index, the state is not.
+    if (which === 'words') {
+      if (texts.length) await setOwners(db, null, { rows: JSON.stringify(texts.map((r) => [r.id, r.owner_id])) });
+      return;
+    }
     await unindexTrigrams(db, null, { ids: JSON.stringify(contactIds) });
     await insertRows(db, texts);
   },
