@@ -98,6 +98,21 @@ export class DialEventHub {
     void pending?.then((stop) => stop?.());
   }
 
+  /**
+   * Passes on what the store holds now, before a stream is ended for its credential (the member removed, signed out):
+   * the write that ended the credential may have ended the session too, and the screen should hear that last. Waits
+   * for a read that starts now (and any it asks for) to end, and for at most `withinMs`.
+   */
+  async flush(withinMs = 2_000): Promise<void> {
+    this.poke();
+    const reads = (async () => {
+      while (this.polling) await this.polling;
+    })();
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([reads, new Promise<void>((resolve) => (timer = setTimeout(resolve, withinMs).unref()))]);
+    clearTimeout(timer);
+  }
+
   /** Reads what is new now (a write here has just committed). */
   poke(): void {
     if (!this.listeners.size || this.closed) return;

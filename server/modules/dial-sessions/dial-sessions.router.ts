@@ -40,7 +40,7 @@ import { forecastBody } from './session-forecast.js';
 
 /** The services' parts, and this process's event streams: the hub they read from and the open streams' register. */
 export type DialSessionsRouterDeps = DialLiveDeps &
-  DialSessionsDeps & { streams: Pick<OpenStreams, 'open'>; dialer: { events: Pick<DialEventHub, 'subscribe'> } };
+  DialSessionsDeps & { streams: Pick<OpenStreams, 'open'>; dialer: { events: Pick<DialEventHub, 'subscribe' | 'flush'> } };
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
@@ -116,7 +116,8 @@ export function dialSessionsRouter(ctx: DialSessionsRouterDeps): Router {
     const session = await visibleSession(ctx, auth, parse(dialSessionIdParam, req.params).dialsession_id);
     const { after } = parse(eventsQuery, req.query);
     const resumeFrom = Number(req.get('last-event-id') ?? after ?? (await lastEventId(db, session.id)));
-    const forget = ctx.streams.open(auth, () => res.end());
+    // A credential that ends (the member removed, signed out) ends the stream, after what the store holds for it now.
+    const forget = ctx.streams.open(auth, () => void ctx.dialer.events.flush().finally(() => res.end()));
     const stream = await createSession(req, res, { keepAlive: 15_000, retry: 1_000, headers: { 'Cache-Control': 'no-store' } }).catch(
       (error: unknown) => {
         forget();
