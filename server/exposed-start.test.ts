@@ -37,7 +37,8 @@ it('listens on 127.0.0.1 by default', async () => {
   } finally {
     await server.stop();
   }
-});
+  // A process start on a loaded machine took over 20 s once (the default time-out).
+}, 60_000);
 
 it('does not seed demo data on 0.0.0.0 unless DEMO_DATA=1, and says so', async () => {
   const f = folder();
