@@ -1,5 +1,5 @@
 /*
- * npm run bench:calls [-- --sessions 20 --contacts 5 --talk 3 --scale 0.1]
+ * npm run bench:calls [-- --sessions 20 --contacts 5 --talk 3 --scale 0.1 --database postgres://…]
  * (also the last part of `npm run bench`; `--only calls` there runs it alone)
  *
  * What recording and transcription cost the dialer, and how soon a call is summarized, on a fresh store:
@@ -17,7 +17,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { loadSecretKey } from '../server/auth/secret-key.js';
 import { personalToken } from '../server/auth/tokens.js';
 import { openStore } from '../server/db/database.js';
 import { createPocketSphinxEngine } from '../server/transcription/pocketsphinx.js';
@@ -25,8 +24,10 @@ import { driveSession } from './dial-bot.js';
 import { dialContact, loadAverage, zoneWhereItIs } from './dial-load.js';
 import { percentile, type RunningServer, startServer } from './http.js';
 import { createTeam } from './load.js';
+import { postgresBenchStore, sqliteBenchStore } from './store.js';
 
-export type CallMediaOptions = { sessions: number; contacts: number; talkSeconds: number; scale: number };
+/** `database`: a PostgreSQL server to make each run's database on (bench/store.ts); a SQLite file of its own without. */
+export type CallMediaOptions = { sessions: number; contacts: number; talkSeconds: number; scale: number; database?: string };
 type Log = (line: string) => void;
 
 const POLL_MS = 250;
@@ -82,15 +83,16 @@ function print(title: string, r: Run, log: Log) {
 }
 
 async function measure(opts: CallMediaOptions, transcriber: 'none' | 'pocketsphinx', log: Log): Promise<Run> {
+  // The recordings' files go in a folder of the run's own, beside the store (the SQLite file, or a database).
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ringbook-bench-calls-'));
-  const dbFile = path.join(dir, 'bench.db');
+  const bench = opts.database ? await postgresBenchStore(opts.database) : sqliteBenchStore('ringbook-bench-calls-store-');
   let server: RunningServer | undefined;
   try {
-    const store = await openStore(`sqlite:${dbFile}`);
-    const secretKey = loadSecretKey(undefined, dbFile);
+    const store = await openStore(bench.url);
+    const { secretKey } = bench;
     const team = await createTeam(store, secretKey, opts.sessions);
     await store.close();
-    server = await startServer(dbFile, { CARRIER_TIME_SCALE: String(opts.scale), TRANSCRIBER: transcriber, DATA_DIR: dir });
+    server = await startServer(bench, { CARRIER_TIME_SCALE: String(opts.scale), TRANSCRIBER: transcriber, DATA_DIR: dir });
     const url = server.url;
     const vendor = personalToken(secretKey, team.vendor);
     const zone = zoneWhereItIs(14);
@@ -135,6 +137,7 @@ async function measure(opts: CallMediaOptions, transcriber: 'none' | 'pocketsphi
     };
   } finally {
     await server?.stop();
+    await bench.remove(false, log);
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -190,10 +193,17 @@ if (path.resolve(process.argv[1] ?? '') === fileURLToPath(import.meta.url)) {
       contacts: { type: 'string', default: '5' },
       talk: { type: 'string', default: '3' },
       scale: { type: 'string', default: '0.1' },
+      database: { type: 'string' },
     },
   });
   await runCallMediaBench(
-    { sessions: Number(values.sessions), contacts: Number(values.contacts), talkSeconds: Number(values.talk), scale: Number(values.scale) },
+    {
+      sessions: Number(values.sessions),
+      contacts: Number(values.contacts),
+      talkSeconds: Number(values.talk),
+      scale: Number(values.scale),
+      database: values.database,
+    },
     (line) => process.stdout.write(`${line}\n`),
   );
 }

@@ -9,7 +9,7 @@
  * engine's own speed (bench/transcription.ts). `--only contacts` stops after the contacts' scenarios; `--only search`
  * runs their two searches alone. `--database postgres://…` runs the contacts' and the dialer's parts on a database of
  * its own created on that PostgreSQL server (bench/store.ts), dropped after the run unless `--keep`; the calls' part
- * keeps its SQLite stores.
+ * makes a database of its own on it for each of its two runs.
  */
 import { parseArgs } from 'node:util';
 import type { AuthContext } from '../server/auth/access.js';
@@ -254,7 +254,13 @@ async function main() {
   if (args.only !== 'calls') await contactsAndDialer();
   if (contactsOnly) return;
   await runCallMediaBench(
-    { sessions: Number(args['call-sessions']), contacts: Number(args['call-contacts']), talkSeconds: 3, scale: 0.1 },
+    {
+      sessions: Number(args['call-sessions']),
+      contacts: Number(args['call-contacts']),
+      talkSeconds: 3,
+      scale: 0.1,
+      database: args.database,
+    },
     log,
   );
   log('');
