@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Member } from './schema.js';
 import { DEMO_PASSWORD, seedDemo } from '../seed/demo.js';
 import { nowMs, resetClock, setClock } from '../lib/clock.js';
-import { adminUrl, onPostgres, postgresDatabase, postgresReachable, type TestDatabase } from '../test/databases.js';
+import { onlyOnPostgres, postgresDatabase, type TestDatabase } from '../test/databases.js';
 import { type Caller, startServer, type TestServer } from '../test/harness.js';
 import { type Receiver, startReceiver } from '../test/receiver.js';
 
@@ -68,10 +68,9 @@ describe('copy-store arguments', () => {
 });
 
 /* The copy runs in the PostgreSQL part of the tests (TEST_DATABASE=postgres), once: the SQLite part leaves it out. */
-const reachable = onPostgres && (await postgresReachable());
-const why = !onPostgres ? 'runs with TEST_DATABASE=postgres' : `no PostgreSQL answers at ${adminUrl}; set TEST_POSTGRES_URL`;
 
-describe.skipIf(!reachable)(`copy-store from SQLite to PostgreSQL${reachable ? '' : ` (skipped: ${why})`}`, () => {
+const only = await onlyOnPostgres('copy-store from SQLite to PostgreSQL');
+describe.skipIf(only.skip)(only.title, () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ringbook-copy-'));
   const sourceFile = path.join(dir, 'source.db');
   const secretKey = crypto.randomBytes(32).toString('hex');

@@ -1,15 +1,14 @@
 import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminUrl, onPostgres, postgresDatabase, postgresReachable, type TestDatabase } from '../test/databases.js';
+import { onlyOnPostgres, postgresDatabase, type TestDatabase } from '../test/databases.js';
 import { migrations, openStore } from './database.js';
 
 /* Migrations that do something of their own on PostgreSQL, run on a store that already holds data. */
-const reachable = onPostgres && (await postgresReachable());
-const why = !onPostgres ? 'runs with TEST_DATABASE=postgres' : `no PostgreSQL answers at ${adminUrl}; set TEST_POSTGRES_URL`;
 const AT = '2026-01-01 00:00:00';
 
-describe.skipIf(!reachable)(`PostgreSQL migrations on a store with data${reachable ? '' : ` (skipped: ${why})`}`, () => {
+const only = await onlyOnPostgres('PostgreSQL migrations on a store with data');
+describe.skipIf(only.skip)(only.title, () => {
   let database: TestDatabase;
   let old: Kysely<any>;
 

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminUrl, onPostgres, postgresDatabase, postgresReachable, type TestDatabase } from '../test/databases.js';
+import { onlyOnPostgres, postgresDatabase, type TestDatabase } from '../test/databases.js';
 import { openStore, type Store } from './database.js';
 import { PLAN_EACH_RUN, prepared } from './prepared.js';
 
@@ -8,10 +8,9 @@ import { PLAN_EACH_RUN, prepared } from './prepared.js';
  * On PostgreSQL a prepared query (prepared.ts) runs as a named statement, parsed and planned once per connection;
  * any other SQL stays unnamed, so what a connection keeps is bounded by the prepared queries' shapes.
  */
-const reachable = onPostgres && (await postgresReachable());
-const why = !onPostgres ? 'runs with TEST_DATABASE=postgres' : `no PostgreSQL answers at ${adminUrl}; set TEST_POSTGRES_URL`;
 
-describe.skipIf(!reachable)(`named statements on PostgreSQL${reachable ? '' : ` (skipped: ${why})`}`, () => {
+const only = await onlyOnPostgres('named statements on PostgreSQL');
+describe.skipIf(only.skip)(only.title, () => {
   let database: TestDatabase;
   let store: Store;
 

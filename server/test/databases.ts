@@ -94,6 +94,17 @@ export async function postgresReachable(): Promise<boolean> {
   }
 }
 
+/**
+ * For a describe that runs only in the PostgreSQL part (TEST_DATABASE=postgres, a server answering): whether it runs,
+ * and its title, which says why when it is skipped.
+ */
+export async function onlyOnPostgres(title: string): Promise<{ skip: boolean; title: string }> {
+  if (!onPostgres) return { skip: true, title: `${title} (skipped: runs with TEST_DATABASE=postgres)` };
+  if (!(await postgresReachable()))
+    return { skip: true, title: `${title} (skipped: no PostgreSQL answers at ${adminUrl}; set TEST_POSTGRES_URL)` };
+  return { skip: false, title };
+}
+
 /** Tells whether anything was stored between two looks at a test's database (a refused request must store nothing). */
 export type WriteWatcher = { version(): Promise<number>; close(): Promise<void> };
 

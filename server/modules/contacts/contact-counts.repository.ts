@@ -54,6 +54,9 @@ async function applyChanges(tx: Db, changes: Change[]): Promise<void> {
     if (entry) entry.n += n;
     else deltas.set(keyOf(contact), { contact, n });
   }
+  // The transaction's stripe, its rows upserted (and so locked) in the order of their keys: two writers that meet on a
+  // stripe wait for each other as they did for the one row, in one order, not each for a row the other holds.
+  const stripe = stripeOf(tx);
   const rows = [...deltas.values()]
     .filter((d) => d.n !== 0)
     .map(({ contact: c, n }) => ({
@@ -62,15 +65,11 @@ async function applyChanges(tx: Db, changes: Change[]): Promise<void> {
       folder_key: c.folder_id ?? 0,
       trashed: c.trashed,
       archived: c.archived,
-      stripe: 0,
+      stripe,
       n,
-    }));
+    }))
+    .sort((a, b) => a.owner_id - b.owner_id || a.folder_key - b.folder_key || a.trashed - b.trashed || a.archived - b.archived);
   if (!rows.length) return;
-  // The transaction's stripe, its rows upserted (and so locked) in the order of their keys: two writers that meet on a
-  // stripe wait for each other as they did for the one row, in one order, not each for a row the other holds.
-  const stripe = stripeOf(tx);
-  for (const row of rows) row.stripe = stripe;
-  rows.sort((a, b) => a.owner_id - b.owner_id || a.folder_key - b.folder_key || a.trashed - b.trashed || a.archived - b.archived);
   if (rows.length === 1) {
     await countOne(tx, null, rows[0]!);
     return;

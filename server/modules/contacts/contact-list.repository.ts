@@ -95,7 +95,7 @@ function applyFilters(db: Db, query: ContactQuery, s: ListShape, p: Placeholders
       ...(likeTexts ?? []).map((t) => sql`(names like ${t} or emails like ${t})`),
       ...(likeNumbers ?? []).map((n) => sql`phones like ${n}`),
     ];
-    // A team's search names its owners: the index (owner and trigrams, search/postgres.ts) answers only their contacts.
+    // A team's search names its owners: the index (owner and trigrams, search/postgres-search.repository.ts) answers only their contacts.
     if (p.memberIds) conditions.unshift(sql`owner_id in (${sql.join(p.memberIds)})`);
     x = x.where(
       'contacts.id',

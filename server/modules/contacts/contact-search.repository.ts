@@ -8,7 +8,7 @@ import type { Contact, Database } from '../../db/schema.js';
 import { searchOf } from './search/search-index.js';
 
 /*
- * (The full-text indexes below are SQLite's; PostgreSQL's are in search/postgres.ts. Each store writes and reads its
+ * (The full-text indexes below are SQLite's; PostgreSQL's are in search/postgres-search.repository.ts. Each store writes and reads its
  * own through search/search-index.ts; the prefix terms are the same table on both.)
  * Three indexes serve the contacts list's `search`, all written again from the contact's names, e-mails and phones
  * whenever they (or its owner or state) change, at the end of the write's batch (`indexLater`):

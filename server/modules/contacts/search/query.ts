@@ -1,6 +1,6 @@
 /*
  * How a search splits into words, and the queries of the indexes both stores share: pure, so each store's search
- * (sqlite.ts, postgres.ts) and the repositories read them without importing one another.
+ * (sqlite-search.repository.ts, postgres-search.repository.ts) and the repositories read them without importing one another.
  */
 
 /** The next term after every term that starts with `prefix`, for an index range instead of LIKE. */

@@ -3,12 +3,12 @@ import type { ListContactsQuery } from '../../../contracts/contacts.js';
 import type { Db } from '../../../db/database.js';
 import { type StoreKind, storeKind } from '../../../db/store-kind.js';
 import type { WordsQuery } from '../contact-words.js';
-import { postgresSearch } from './postgres.js';
-import { sqliteSearch } from './sqlite.js';
+import { postgresSearch } from './postgres-search.repository.js';
+import { sqliteSearch } from './sqlite-search.repository.js';
 
 /*
  * The contacts list's full-text search, behind one interface with one implementation per store (issue 16): SQLite's
- * FTS5 trigram and word indexes (sqlite.ts), PostgreSQL's pg_trgm-indexed texts (postgres.ts). The store chooses its
+ * FTS5 trigram and word indexes (sqlite-search.repository.ts), PostgreSQL's pg_trgm-indexed texts (postgres-search.repository.ts). The store chooses its
  * implementation by what it said it is when it opened (db/store-kind.ts), and repositories ask `searchOf(db)` for it,
  * with any connection or transaction of that store: they never ask which database they run on.
  *
