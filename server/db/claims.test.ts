@@ -361,10 +361,13 @@ describe.runIf(onPostgres)('the dialer event stream over ids that commit out of 
     ) {
       await nextTurn();
     }
+    // Nothing settled while A was open. (Once A commits, the settling read and A's own acknowledgement come back on two
+    // connections at once: which of them this process hears first is not the store's to say.)
+    order.push('released');
     release();
     expect(await settled).toBeGreaterThanOrEqual(lateId);
     await slow;
-    expect(order).toEqual(['slow committed', 'settled']);
+    expect(order[0]).toBe('released');
     expect((await eventsSince(b.db, earlyId - 1, await settled)).map((r) => r.id)).toEqual([earlyId, lateId]);
   });
 });
