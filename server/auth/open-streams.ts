@@ -56,21 +56,25 @@ export class OpenStreams {
     this.timer = undefined;
   }
 
-  /** Checks every open stream's credential against the store in one query per kind; ends those that no longer hold. */
+  /**
+   * Checks every open stream's credential against the store in one query per kind; ends those that no longer hold.
+   * Only the streams asked about are judged: one opened while the queries ran is not in their answer, and is checked
+   * at the next pass (judging it now ended a stream before it had begun, and its head was written twice).
+   */
   async check(): Promise<void> {
     if (this.checking || !this.streams.size) return;
     this.checking = true;
     try {
       const at = now();
-      const hashes = (kind: Credential['kind']) =>
-        [...this.streams].flatMap((s) => (s.credential?.kind === kind ? [s.credential.hash] : []));
+      const asked = [...this.streams];
+      const hashes = (kind: Credential['kind']) => asked.flatMap((s) => (s.credential?.kind === kind ? [s.credential.hash] : []));
       const [sessions, tokens] = await Promise.all([
         liveSessionHashes(this.db, hashes('session'), at, addSeconds(at, -this.policy.idleSeconds)),
         liveTokenHashes(this.db, hashes('token'), at),
       ]);
-      for (const stream of this.streams) {
+      for (const stream of asked) {
         const live = stream.credential && (stream.credential.kind === 'session' ? sessions : tokens).has(stream.credential.hash);
-        if (!live) this.closeStream(stream);
+        if (!live && this.streams.has(stream)) this.closeStream(stream);
       }
     } catch {
       // The store was busy or closing: the next check asks again.

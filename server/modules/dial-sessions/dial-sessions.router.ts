@@ -116,14 +116,21 @@ export function dialSessionsRouter(ctx: DialSessionsRouterDeps): Router {
     const session = await visibleSession(ctx, auth, parse(dialSessionIdParam, req.params).dialsession_id);
     const { after } = parse(eventsQuery, req.query);
     const resumeFrom = Number(req.get('last-event-id') ?? after ?? (await lastEventId(db, session.id)));
-    // A credential that ends (the member removed, signed out) ends the stream, after what the store holds for it now.
-    const forget = ctx.streams.open(auth, () => void ctx.dialer.events.flush().finally(() => res.end()));
+    // A credential that ends (the member removed, signed out) ends the stream, after what the store holds for it now;
+    // not before better-sse has written the head on its first tick (an end first writes a head of its own, and
+    // better-sse's then throws outside any request, ending the process).
+    let connected = false;
+    let endAsked = false;
+    const end = () => void ctx.dialer.events.flush().finally(() => res.end());
+    const forget = ctx.streams.open(auth, () => (connected ? end() : (endAsked = true)));
     const stream = await createSession(req, res, { keepAlive: 15_000, retry: 1_000, headers: { 'Cache-Control': 'no-store' } }).catch(
       (error: unknown) => {
         forget();
         throw error;
       },
     );
+    connected = true;
+    if (endAsked) return end();
     const stop = ctx.dialer.events.subscribe(
       session.id,
       Number.isFinite(resumeFrom) ? resumeFrom : 0,
