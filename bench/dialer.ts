@@ -37,7 +37,18 @@ const RUN_LIMIT_MS = 300_000;
 
 const ms = (n: number) => n.toFixed(1);
 
-export async function runDialerBench(store: Pick<BenchStore, 'url' | 'env'>, token: string, opts: DialerOptions, log: Log): Promise<void> {
+/**
+ * `token`: the rep who creates the timed sessions; `reps`: a token per concurrent session, each of a rep of its own
+ * (a rep dials one session at a time: sessions of one rep would run one after the other).
+ */
+export async function runDialerBench(
+  store: Pick<BenchStore, 'url' | 'env'>,
+  token: string,
+  reps: string[],
+  opts: DialerOptions,
+  log: Log,
+): Promise<void> {
+  if (reps.length < opts.sessions) throw new Error(`${opts.sessions} concurrent sessions need as many reps, not ${reps.length}.`);
   log('');
   log(
     `Dialer, session creation: POST /rest/1/dialsession, one request at a time, ${opts.creations} of each after 3 unmeasured; load ${loadAverage()}`,
@@ -48,7 +59,7 @@ export async function runDialerBench(store: Pick<BenchStore, 'url' | 'env'>, tok
     `Dialer, ${opts.sessions} concurrent power sessions of ${opts.sessionContacts} contacts (CARRIER_TIME_SCALE=${TIME_SCALE}), ` +
       `3 callbacks each to a receiver in its own process; load ${loadAverage()}`,
   );
-  printSessions(await benchSessions(store, token, opts, log), log);
+  printSessions(await benchSessions(store, reps, opts, log), log);
 }
 
 type Timed = { name: string; target?: [string, (t: Timed) => boolean]; latencies: number[]; cpuPerRequest: number; failures: string[] };
@@ -145,12 +156,13 @@ type SessionsResult = {
   loadAfter: string;
 };
 
-async function createSessions(server: RunningServer, token: string, receiver: CallbackReceiver, opts: DialerOptions): Promise<string[]> {
+/** One session per rep (the rep's token beside the session's id), created a few at a time. */
+async function createSessions(server: RunningServer, reps: string[], receiver: CallbackReceiver, opts: DialerOptions) {
   const run = `${process.pid}-${Date.now().toString(36)}`;
   const zone = zoneWhereItIs(14);
-  const ids: string[] = [];
+  const made: { token: string; id: string }[] = [];
   let n = 0;
-  const one = async () => {
+  const one = async (token: string) => {
     const contacts = Array.from({ length: opts.sessionContacts }, (_, position) =>
       dialContact(run, n++, digitAt(position), SESSION_AREA, zone),
     );
@@ -162,17 +174,17 @@ async function createSessions(server: RunningServer, token: string, receiver: Ca
     const body = (await res.json()) as { dialsessions: { dialsession_id: string; errors: unknown } };
     if (res.status !== 201 || body.dialsessions.errors !== null)
       throw new Error(`Creating a session answered ${res.status}: ${JSON.stringify(body).slice(0, 300)}`);
-    ids.push(body.dialsessions.dialsession_id);
+    made.push({ token, id: body.dialsessions.dialsession_id });
   };
-  for (let made = 0; made < opts.sessions; made += CREATING_AT_ONCE) {
-    await Promise.all(Array.from({ length: Math.min(CREATING_AT_ONCE, opts.sessions - made) }, one));
+  for (let from = 0; from < opts.sessions; from += CREATING_AT_ONCE) {
+    await Promise.all(reps.slice(from, Math.min(from + CREATING_AT_ONCE, opts.sessions)).map(one));
   }
-  return ids;
+  return made;
 }
 
 async function benchSessions(
   store: Pick<BenchStore, 'url' | 'env'>,
-  token: string,
+  reps: string[],
   opts: DialerOptions,
   log: Log,
 ): Promise<SessionsResult> {
@@ -181,13 +193,14 @@ async function benchSessions(
   const server = await startServer(store, { CARRIER_TIME_SCALE: TIME_SCALE, CALLBACK_ALLOWED_HOSTS: '127.0.0.1' });
   try {
     log('  creating sessions ...');
-    const ids = await createSessions(server, token, receiver, opts);
+    const sessions = await createSessions(server, reps, receiver, opts);
     log('  running sessions ...');
     const cpuBefore = server.cpuMs();
     const startedAt = Date.now();
-    const target = { url: () => server.url, token };
-    const bots = await Promise.all(ids.map((id) => driveSession(target, id, startedAt + RUN_LIMIT_MS)));
-    const sessionIds = ids.map(Number);
+    const bots = await Promise.all(
+      sessions.map(({ token, id }) => driveSession({ url: () => server.url, token }, id, startedAt + RUN_LIMIT_MS)),
+    );
+    const sessionIds = sessions.map(({ id }) => Number(id));
     while ((await pendingCount(reader.db, sessionIds)) > 0 && Date.now() < startedAt + RUN_LIMIT_MS)
       await new Promise((resolve) => setTimeout(resolve, 100));
     const endedAt = Date.now();

@@ -472,26 +472,45 @@ const LAST = [
 const AREAS = ['212', '312', '303', '415', '213', '907', '808'];
 const FOLDERS = ['Prospects', 'Customers', 'Partners', 'Cold'];
 
+const PASSWORD = 'bench-password';
+
 export async function createTeam(store: Store, secretKey: Buffer, memberCount: number): Promise<Team> {
-  const password = 'bench-password';
-  const vendor = await createVendor({ store, secretKey }, { username: 'bench-vendor', password, email: 'vendor@bench.example.com' });
+  const vendor = await createVendor(
+    { store, secretKey },
+    { username: 'bench-vendor', password: PASSWORD, email: 'vendor@bench.example.com' },
+  );
+  const members = await addReps(store, secretKey, vendor, memberCount, 'rep');
+  const at = toTimestamp(new Date());
+  const folderIds = await store.write(async (tx) => {
+    const ids: number[] = [];
+    for (const name of FOLDERS) {
+      const row = { org_id: vendor.org_id, parent_id: null, name, created_by: vendor.id, created_at: at, updated_at: at };
+      ids.push((await tx.insertInto('folders').values(row).returning('id').executeTakeFirstOrThrow()).id);
+    }
+    return ids;
+  });
+  return { vendor, members, folderIds };
+}
+
+/** `count` reps under the vendor (usernames bench-<prefix>-1…), each with its personal access token issued. */
+export async function addReps(store: Store, secretKey: Buffer, vendor: Member, count: number, prefix: string): Promise<Member[]> {
   // One scrypt hash shared by every member: hashing M passwords would take longer than loading contacts.
-  const passwordHash = await hashPassword(password);
+  const passwordHash = await hashPassword(PASSWORD);
   const at = toTimestamp(new Date());
   return store.write(async (tx) => {
     const members: Member[] = [];
-    for (let i = 1; i <= memberCount; i++) {
+    for (let i = 1; i <= count; i++) {
       const member = await tx
         .insertInto('members')
         .values({
           org_id: vendor.org_id,
           parent_id: vendor.id,
           role: 'member',
-          username: `bench-rep-${i}`,
+          username: `bench-${prefix}-${i}`,
           password_hash: passwordHash,
-          first_name: 'Rep',
+          first_name: prefix === 'rep' ? 'Rep' : 'Dialer',
           last_name: String(i),
-          email: `rep${i}@bench.example.com`,
+          email: `${prefix}${i}@bench.example.com`,
           phone: null,
           billing_item_id: '1',
           billing_group_id: 'bench',
@@ -505,12 +524,7 @@ export async function createTeam(store: Store, secretKey: Buffer, memberCount: n
       await issuePersonalToken(tx, secretKey, member);
       members.push(member);
     }
-    const folderIds: number[] = [];
-    for (const name of FOLDERS) {
-      const row = { org_id: vendor.org_id, parent_id: null, name, created_by: vendor.id, created_at: at, updated_at: at };
-      folderIds.push((await tx.insertInto('folders').values(row).returning('id').executeTakeFirstOrThrow()).id);
-    }
-    return { vendor, members, folderIds };
+    return members;
   });
 }
 

@@ -25,7 +25,7 @@ import { runCatalogScenarios } from './catalog.js';
 import { runDialerBench } from './dialer.js';
 import { loadAverage } from './dial-load.js';
 import { percentile, runScenario, type Scenario, type ScenarioResult, startServer } from './http.js';
-import { createTeam, folderIndexOf, identityOf, loadContacts, ownerIndexOf, tagContacts, type Team } from './load.js';
+import { addReps, createTeam, folderIndexOf, identityOf, loadContacts, ownerIndexOf, tagContacts, type Team } from './load.js';
 import { type BenchStore, postgresBenchStore, sqliteBenchStore } from './store.js';
 import { runTranscriptionBench } from './transcription.js';
 
@@ -275,6 +275,7 @@ async function contactsAndDialer() {
     const store = await openStore(bench.url);
     const team = await createTeam(store, bench.secretKey, opts.members);
     const loadMs = await loadContacts(store, team, opts.contacts, log);
+    const dialing = contactsOnly ? [] : await addReps(store, bench.secretKey, team.vendor, Number(args['dial-sessions']), 'dialer');
     await store.close();
     log(
       `Load: ${(loadMs / 1000).toFixed(1)} s, ${Math.round(opts.contacts / (loadMs / 1000)).toLocaleString('en-US')} contacts/s, ` +
@@ -288,7 +289,8 @@ async function contactsAndDialer() {
       sessions: Number(args['dial-sessions']),
       sessionContacts: Number(args['dial-contacts']),
     };
-    if (!contactsOnly) await runDialerBench(bench, token, dialer, log);
+    const reps = dialing.map((rep) => personalToken(bench.secretKey, rep));
+    if (!contactsOnly) await runDialerBench(bench, token, reps, dialer, log);
   } finally {
     await bench.remove(args.keep, log);
   }
