@@ -31,7 +31,9 @@ export function unknownMergeFields(value: string): string[] {
 
 /** The text with each merge field replaced by its value ('' when the value is empty). */
 export function mergeFields(value: string, values: Record<MergeField, string>): string {
-  return value.replace(FIELD, (whole, name: string) => (Object.hasOwn(MERGE_FIELDS, name.trim()) ? values[name.trim() as MergeField] : whole));
+  return value.replace(FIELD, (whole, name: string) =>
+    Object.hasOwn(MERGE_FIELDS, name.trim()) ? values[name.trim() as MergeField] : whole,
+  );
 }
 
 const merged = (max: number) =>
@@ -64,10 +66,7 @@ const fields = {
   body: merged(MESSAGE_LIMITS.body),
 };
 
-export const createMessageBody = z.preprocess(
-  normalised,
-  z.object({ ...fields, description: fields.description.default('') }),
-);
+export const createMessageBody = z.preprocess(normalised, z.object({ ...fields, description: fields.description.default('') }));
 export const updateMessageBody = z.preprocess(normalised, z.object(fields).partial());
 export type MessageInput = z.output<typeof createMessageBody>;
 export type MessageChanges = z.output<typeof updateMessageBody>;

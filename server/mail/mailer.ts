@@ -45,7 +45,8 @@ export function createMailer(smtpUrl: string): Mailer {
 }
 
 function refused(error: NodemailerError): MailResult {
-  const permanent = error.code !== 'EAUTH' && (error.permanent ?? (!!error.responseCode && error.responseCode >= 500 && error.responseCode !== 503));
+  const permanent =
+    error.code !== 'EAUTH' && (error.permanent ?? (!!error.responseCode && error.responseCode >= 500 && error.responseCode !== 503));
   const said = error.response ?? error.message;
   return { accepted: false, permanent, error: said.slice(0, 500) };
 }

@@ -4,7 +4,7 @@ import { nowMs } from '../../lib/clock.js';
 import { type Lease, LeaseLoop, type LeaseTask } from '../../lib/lease-loop.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Mailer } from '../../mail/mailer.js';
-import { updateCall } from '../dial-sessions/calls.repository.js';
+import { findCall, updateCall } from '../dial-sessions/calls.repository.js';
 import { claimEmails, anyEmailDue, settleEmail } from './emails.repository.js';
 
 /*
@@ -26,7 +26,12 @@ const GIVE_UP_AFTER_MS = 24 * 3600_000;
 /** What a lease outlasts a send by: the write that records it. */
 const RECORDING_MARGIN_MS = 10_000;
 
-export function createEmailDelivery(store: Store, mailer: Mailer, logger: Logger, options: Partial<EmailDeliveryOptions> = {}): EmailDelivery {
+export function createEmailDelivery(
+  store: Store,
+  mailer: Mailer,
+  logger: Logger,
+  options: Partial<EmailDeliveryOptions> = {},
+): EmailDelivery {
   const o = { ...DEFAULTS, ...options };
   const task: LeaseTask<EmailRow> = {
     name: 'e-mail delivery',
@@ -50,7 +55,8 @@ export function createEmailDelivery(store: Store, mailer: Mailer, logger: Logger
 }
 
 /** The Message-ID of an outbox row: the same for every attempt, so a copy sent after a crash is known for one. */
-export const messageIdOf = (email: Pick<EmailRow, 'id' | 'org_id'>, domain: string) => `<ringbook-email-${email.id}.${email.org_id}@${domain}>`;
+export const messageIdOf = (email: Pick<EmailRow, 'id' | 'org_id'>, domain: string) =>
+  `<ringbook-email-${email.id}.${email.org_id}@${domain}>`;
 
 type Deps = { store: Store; mailer: Mailer; logger: Logger; random: () => number };
 
@@ -64,14 +70,24 @@ async function deliver(deps: Deps, email: EmailRow, lease: Lease): Promise<void>
   });
   if (result.accepted) {
     await deps.store.write(async (tx) => {
-      if (await settleEmail(tx, email.id, lease.owner, { state: 'sent', sent_at_ms: nowMs() })) await updateCall(tx, email.call_id, { email_ok: 1 });
+      // A call gone since (retention) takes nothing away from the e-mail having gone.
+      const settled = await settleEmail(tx, email.id, lease.owner, { state: 'sent', sent_at_ms: nowMs() });
+      if (settled && (await findCall(tx, email.call_id))) await updateCall(tx, email.call_id, { email_ok: 1 });
     });
     return;
   }
   const next = result.permanent ? null : nextAttemptAt(email, nowMs(), deps.random);
-  deps.logger.warn({ email: email.id, call: email.call_id, attempt: email.attempts, error: result.error, retry: next !== null }, 'e-mail not sent');
+  deps.logger.warn(
+    { email: email.id, call: email.call_id, attempt: email.attempts, error: result.error, retry: next !== null },
+    'e-mail not sent',
+  );
   await deps.store.write((tx) =>
-    settleEmail(tx, email.id, lease.owner, next === null ? { state: 'failed', last_error: result.error } : { last_error: result.error, next_attempt_at_ms: next }),
+    settleEmail(
+      tx,
+      email.id,
+      lease.owner,
+      next === null ? { state: 'failed', last_error: result.error } : { last_error: result.error, next_attempt_at_ms: next },
+    ),
   );
 }
 

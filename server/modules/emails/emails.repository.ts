@@ -49,7 +49,8 @@ export async function claimEmails(tx: Db, owner: string, nowMs: number, untilMs:
     .execute();
 }
 
-type Settled = { state: 'sent'; sent_at_ms: number } | { state: 'failed'; last_error: string } | { last_error: string; next_attempt_at_ms: number };
+type Settled =
+  { state: 'sent'; sent_at_ms: number } | { state: 'failed'; last_error: string } | { last_error: string; next_attempt_at_ms: number };
 
 /** Records what became of a leased e-mail, while `owner` still holds it; false when its lease was lost meanwhile. */
 export async function settleEmail(tx: Db, id: number, owner: string, values: Settled): Promise<boolean> {
