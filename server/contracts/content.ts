@@ -66,7 +66,9 @@ const fields = {
   body: merged(MESSAGE_LIMITS.body),
 };
 
-export const createMessageBody = z.preprocess(normalised, z.object({ ...fields, description: fields.description.default('') }));
+/** A whole message, as the web app's form checks it before sending. */
+export const messageFields = z.object({ ...fields, description: fields.description.default('') });
+export const createMessageBody = z.preprocess(normalised, messageFields);
 export const updateMessageBody = z.preprocess(normalised, z.object(fields).partial());
 export type MessageInput = z.output<typeof createMessageBody>;
 export type MessageChanges = z.output<typeof updateMessageBody>;
