@@ -14,7 +14,11 @@ export type MailResult = { accepted: true } | { accepted: false; permanent: bool
 /** The one client of the deployment's mail server (SMTP_URL), shared by this process's senders. */
 export type Mailer = { send(mail: Mail): Promise<MailResult>; close(): void; timeoutMs: number };
 
-/** Each of connecting, the greeting and any one SMTP reply may take this long; a send takes at most a few of them. */
+/**
+ * Each of connecting, the greeting and any one wait for the server may take this long. A send is a few such steps:
+ * `timeoutMs` (four of them) is what a delivery lease allows it, so a lease outlives every send but a server that
+ * answers each step just in time.
+ */
 const STEP_TIMEOUT_MS = 15_000;
 
 export function createMailer(smtpUrl: string): Mailer {

@@ -3,6 +3,7 @@ import type { EmailRow } from '../../db/schema.js';
 import { nowMs } from '../../lib/clock.js';
 import { type Lease, LeaseLoop, type LeaseTask } from '../../lib/lease-loop.js';
 import type { Logger } from '../../lib/logger.js';
+import { nextAttemptAt } from '../../callbacks/retry-policy.js';
 import type { Mailer } from '../../mail/mailer.js';
 import { findCall, updateCall } from '../dial-sessions/calls.repository.js';
 import { claimEmails, anyEmailDue, settleEmail } from './emails.repository.js';
@@ -20,9 +21,6 @@ export type EmailDeliveryOptions = { concurrency: number; pollMs: number; random
 export type EmailDelivery = { start(): void; nudge(): void; stop(): Promise<void> };
 
 const DEFAULTS: EmailDeliveryOptions = { concurrency: 4, pollMs: 1_000, random: Math.random };
-const FIRST_PAUSE_MS = 5_000;
-const MAX_PAUSE_MS = 3600_000;
-const GIVE_UP_AFTER_MS = 24 * 3600_000;
 /** What a lease outlasts a send by: the write that records it. */
 const RECORDING_MARGIN_MS = 10_000;
 
@@ -76,7 +74,8 @@ async function deliver(deps: Deps, email: EmailRow, lease: Lease): Promise<void>
     });
     return;
   }
-  const next = result.permanent ? null : nextAttemptAt(email, nowMs(), deps.random);
+  // The callbacks' pauses: 5 s doubling to an hour, less up to half at random, for a day.
+  const next = result.permanent ? null : nextAttemptAt(email.created_at_ms, email.attempts, nowMs(), deps.random);
   deps.logger.warn(
     { email: email.id, call: email.call_id, attempt: email.attempts, error: result.error, retry: next !== null },
     'e-mail not sent',
@@ -89,11 +88,4 @@ async function deliver(deps: Deps, email: EmailRow, lease: Lease): Promise<void>
       next === null ? { state: 'failed', last_error: result.error } : { last_error: result.error, next_attempt_at_ms: next },
     ),
   );
-}
-
-/** After `attempts` failed sends: the pause doubles from 5 s to an hour, less a random 0-50 %; null after a day. */
-function nextAttemptAt(email: EmailRow, at: number, random: () => number): number | null {
-  if (at - email.created_at_ms >= GIVE_UP_AFTER_MS) return null;
-  const pause = Math.min(FIRST_PAUSE_MS * 2 ** Math.min(Math.max(0, email.attempts - 1), 10), MAX_PAUSE_MS);
-  return at + Math.round(pause * (0.5 + random() / 2));
 }

@@ -66,3 +66,16 @@ export async function settleEmail(tx: Db, id: number, owner: string, values: Set
 
 /** A call's e-mail, if it has one (what the call's email_sent and email_ok say, in full). */
 export const emailOfCall = (db: Db, callId: number) => db.selectFrom('emails').selectAll().where('call_id', '=', callId).executeTakeFirst();
+
+/**
+ * Housekeeping: e-mails sent or given up on before `beforeMs`, among the oldest `limit` rows (ids grow with time, so no
+ * index on time is needed); pending ones stay whatever their age. The call keeps what became of its e-mail.
+ */
+export async function pruneEmails(tx: Db, beforeMs: number, limit: number): Promise<number> {
+  const oldest = tx.selectFrom('emails').select(['id', 'state', 'created_at_ms']).orderBy('id').limit(limit).as('w');
+  const result = await tx
+    .deleteFrom('emails')
+    .where('id', 'in', tx.selectFrom(oldest).select('w.id').where('w.state', '!=', 'pending').where('w.created_at_ms', '<', beforeMs))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
