@@ -130,6 +130,23 @@ describe('a dispositioned call', () => {
     expect(sentTo('bounce@example.com')).toHaveLength(0);
   });
 
+  it('queues nothing when the message chosen for the disposition was deleted', async () => {
+    const made = await rep.post('/rest/1/content', { display_name: 'Short-lived', subject: 'S', body: 'B' });
+    expect((await rep.put('/rest/1/dialsession/settings', { noanswer: made.body.content.message_id })).status).toBe(200);
+    expect((await rep.delete(`/rest/1/content/${made.body.content.message_id}`)).status).toBe(204);
+    // The settings keep naming it, and saving them with it unchanged still works (the settings screen sends every key).
+    const resaved = await rep.put('/rest/1/dialsession/settings', { noanswer: made.body.content.message_id, ringing: 1 });
+    expect(resaved.status, resaved.text).toBe(200);
+    expect((await rep.put('/rest/1/dialsession/settings', { busy: made.body.content.message_id })).status).toBe(400);
+    try {
+      const call = await dialNoAnswer({ first_name: 'Gone', email: 'gone@example.com' });
+      expect(call).toMatchObject({ email_sent: '0', email_ok: '0' });
+      expect(await emailRow(call.call_id)).toBeUndefined();
+    } finally {
+      await rep.put('/rest/1/dialsession/settings', { noanswer: messageId });
+    }
+  });
+
   it('queues nothing for a contact without an e-mail address, nor with the setting off', async () => {
     const noAddress = await dialNoAnswer({ first_name: 'Nobody' });
     expect(noAddress).toMatchObject({ email_sent: '0', email_ok: '0' });
