@@ -68,7 +68,7 @@ async function deliver(deps: Deps, email: EmailRow, lease: Lease): Promise<void>
   });
   if (result.accepted) {
     await deps.store.write(async (tx) => {
-      // A call gone since (retention) takes nothing away from the e-mail having gone.
+      // The e-mail went, whatever became of its call: one no longer there (removed since) is not an error.
       const settled = await settleEmail(tx, email.id, lease.owner, { state: 'sent', sent_at_ms: nowMs() });
       if (settled && (await findCall(tx, email.call_id))) await updateCall(tx, email.call_id, { email_ok: 1 });
     });
