@@ -167,6 +167,42 @@ async function sessionOf(callId: string): Promise<string> {
   return String(row.session_id);
 }
 
+it("sends an e-mail whose server died mid-send once its lease runs out, with the row's Message-ID", async () => {
+  const at = nowMs();
+  const id = await server.ctx.store.write(async (tx) => {
+    await enqueueEmail(tx, {
+      call_id: 950_000,
+      org_id: team.rep.org_id,
+      member_id: team.rep.id,
+      message_id: Number(messageId),
+      to_address: 'after.crash@example.com',
+      from_name: 'Rick Test',
+      from_address: 'rick@example.com',
+      subject: 'After a crash',
+      body: 'Sent again.',
+      next_attempt_at_ms: at,
+      created_at_ms: at,
+    });
+    // As a server killed between the mail server's accept and its write leaves it: leased, attempted, still pending.
+    const row = await tx
+      .updateTable('emails')
+      .set({ lease_owner: 'a dead server', lease_until_ms: at + 60_000, attempts: 1 })
+      .where('call_id', '=', 950_000)
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return row.id;
+  });
+  setClock(new Date(nowMs() + 2 * 60_000));
+  server.ctx.dialer.emails!.nudge();
+  const row = await until(
+    () => emailRow('950000'),
+    (r) => r?.state === 'sent',
+  );
+  expect(row).toMatchObject({ attempts: 2, lease_owner: null });
+  const [got] = sentTo('after.crash@example.com');
+  expect(got!.headers['message-id']).toBe(`<ringbook-email-${id}.${team.rep.org_id}@example.com>`);
+});
+
 it('sends each e-mail once when two servers deliver from one store', async () => {
   const other = await openStore(server.ctx.config.databaseUrl);
   const second = createEmailDelivery(other, createMailer(mail.url), createLogger('silent'));
@@ -193,7 +229,8 @@ it('sends each e-mail once when two servers deliver from one store', async () =>
     second.start();
     second.nudge();
     server.ctx.dialer.emails!.nudge();
-    const rows = () => server.ctx.store.db.selectFrom('emails').selectAll().where('call_id', '>=', 900_000).execute();
+    const rows = () =>
+      server.ctx.store.db.selectFrom('emails').selectAll().where('call_id', '>=', 900_000).where('call_id', '<', 950_000).execute();
     await until(rows, (list) => list.every((r) => r.state === 'sent'));
     const got = mail.received.slice(before);
     expect(got.map((m) => m.to[0]).sort()).toEqual([...addresses].sort());
