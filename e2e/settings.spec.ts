@@ -95,6 +95,31 @@ test('a rep keeps its dial settings, is refused a backwards calling window, and 
     record_calls: '0',
   });
 
+  // The rep's own message: a merge field the server would not know is refused in the form; the message is made, listed
+  // beside the read-only system ones, and chosen for a disposition.
+  const messages = rep.getByRole('region', { name: 'Messages' });
+  await expect(messages.getByText('System').first()).toBeVisible();
+  await messages.getByRole('button', { name: 'New message' }).click();
+  const dialog = rep.getByRole('dialog', { name: 'New message' });
+  await dialog.getByRole('textbox', { name: 'Name' }).fill(`Missed you ${run}`);
+  await dialog.getByRole('textbox', { name: 'Subject' }).fill('Sorry I missed you, {firstname}');
+  await dialog.getByRole('textbox', { name: 'Message' }).fill('Hi {first_name},\nI tried to reach you today. {member_first_name}');
+  await dialog.getByRole('button', { name: 'Create message' }).click();
+  const subject = dialog.getByRole('textbox', { name: 'Subject' });
+  await expect(subject).toHaveAccessibleDescription(/Subject names merge fields we do not know: \{firstname\}/);
+  await subject.fill('Sorry I missed you, {first_name}');
+  await dialog.getByRole('button', { name: 'Create message' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(rep.getByRole('status')).toContainText(`Message “Missed you ${run}” created`);
+  await expect(messages.getByRole('button', { name: `Edit Missed you ${run}` })).toBeVisible();
+  const made = ((await (await rep.request.get('/rest/1/content?list=user')).json()).content.emails as typeof library).find(
+    (m) => m.display_name === `Missed you ${run}`,
+  )!;
+  await rep.getByRole('combobox', { name: 'No answer' }).selectOption({ label: `Missed you ${run}` });
+  await rep.getByRole('button', { name: 'Save settings' }).click();
+  await expect(rep.getByRole('status')).toContainText('Settings saved');
+  expect(await settingsOf(rep)).toMatchObject({ noanswer: made.message_id, interested: message.message_id });
+
   // A window that ends before it starts is refused in the form, under the field to change; nothing is sent.
   const puts: string[] = [];
   rep.on('request', (r) => {

@@ -16,6 +16,7 @@ const RULES: [string, RegExp][] = [
   ['server/auth', /^server\/(modules|dialer|callbacks)\/|^server\/(context|app|index)\.js$/],
   ['server/contracts', /^server\/(?!contracts\/)|^(?!zod$|server\/)/],
   ['server/callbacks', /^server\/(modules|dialer)\/|^server\/(context|app|index)\.js$/],
+  ['server/mail', /^server\/(modules|auth|dialer|callbacks)\/|^server\/(context|app|index)\.js$/],
   ['server/modules', TOP],
   ['server/dialer', TOP],
   ['server/recordings', TOP],

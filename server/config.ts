@@ -90,6 +90,9 @@ const schema = z
     TRANSCRIPTION_LEASE_SECONDS: z.coerce.number().int().min(5).max(3600).default(120),
     CALLBACK_ALLOWED_HOSTS: z.string().default(''),
     EVENT_POLL_SECONDS: z.coerce.number().gt(0, 'must be a number above 0').max(3600).optional(),
+    SMTP_URL: z
+      .url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// address, e.g. smtp://user:pass@mail.example.com:587' })
+      .optional(),
     CLOCK_START: z.iso.datetime({ offset: true, error: 'must be an ISO date-time, e.g. 2026-11-23T17:00:00Z' }).optional(),
   })
   .refine((env) => env.SECRET_KEY || env.DATABASE_URL.startsWith('sqlite:'), {
@@ -127,6 +130,8 @@ const schema = z
     /* How often dialer streams look for events no signal told of: 0.2 s on SQLite (its processes poll), 5 s on
        PostgreSQL as a safety net (other servers' events arrive by LISTEN/NOTIFY). */
     eventPollMs: env.EVENT_POLL_SECONDS === undefined ? undefined : env.EVENT_POLL_SECONDS * 1000,
+    /* Where disposition e-mails go out (mail/mailer.ts); without it none is queued, and calls show email_sent '0'. */
+    smtpUrl: env.SMTP_URL,
     clockStart: env.CLOCK_START ? new Date(env.CLOCK_START) : undefined,
     connections: {
       headersTimeoutMs: env.HEADERS_TIMEOUT_SECONDS * 1000,

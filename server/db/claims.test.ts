@@ -8,6 +8,7 @@ import { claimJob } from '../modules/bulk-jobs/bulk-jobs.repository.js';
 import { insertCall } from '../modules/dial-sessions/calls.repository.js';
 import { claimDueSession, dueSessions } from '../modules/dial-sessions/dial-sessions.repository.js';
 import { eventsSince, insertEvent, settledEventId } from '../modules/dial-sessions/dial-events.repository.js';
+import { claimEmails } from '../modules/emails/emails.repository.js';
 import { claimRecordings } from '../modules/recordings/recordings.repository.js';
 import { claimTranscripts } from '../modules/transcripts/transcripts.repository.js';
 import { onPostgres } from '../test/databases.js';
@@ -230,6 +231,45 @@ describe('two stores on one database claiming at once', () => {
         }),
       ),
       transcripts,
+    );
+  });
+
+  it('claim each disposition e-mail once', async () => {
+    const made = await calls(60);
+    const at = nowMs();
+    const emails = (
+      await server.ctx.store.write((tx) =>
+        tx
+          .insertInto('emails')
+          .values(
+            made.map((call, i) => ({
+              call_id: call.id,
+              org_id: team.rep.org_id,
+              member_id: team.rep.id,
+              message_id: 1,
+              to_address: `claim${i}@example.com`,
+              from_name: 'Rick',
+              from_address: 'rick@example.com',
+              subject: 'S',
+              body: 'B',
+              state: 'pending' as const,
+              attempts: 0,
+              next_attempt_at_ms: at,
+              created_at_ms: at,
+            })),
+          )
+          .returning('id')
+          .execute(),
+      )
+    ).map((r) => r.id);
+    expectEachOnce(
+      await race((store, owner) =>
+        store.write(async (tx) => {
+          const now = nowMs();
+          return (await claimEmails(tx, owner, now, now + LEASE_MS, 4)).map((r) => r.id);
+        }),
+      ),
+      emails,
     );
   });
 

@@ -249,6 +249,9 @@ export type MessagesTable = {
   body: Text;
   display_order: Flag;
   created_at: Timestamp;
+  /** Who wrote it (migration 0025): that member changes it; null for the system's and the organisation's older ones. */
+  member_id: ColumnType<number | null, number | null | undefined, number | null>;
+  subject: Text;
 };
 
 export type VoicemailsTable = {
@@ -404,6 +407,29 @@ export type OutboxTable = {
   delivered_at_ms: number | null;
 };
 
+export type EmailState = 'pending' | 'sent' | 'failed';
+/** A disposition e-mail to send (server/mail/): merged when queued, delivered by a leased job in any process. */
+export type EmailsTable = {
+  id: Id;
+  call_id: number;
+  org_id: number;
+  member_id: number;
+  message_id: number;
+  to_address: string;
+  from_name: string;
+  from_address: string;
+  subject: string;
+  body: string;
+  state: EmailState;
+  attempts: Flag;
+  next_attempt_at_ms: number;
+  lease_owner: string | null;
+  lease_until_ms: number | null;
+  last_error: string | null;
+  created_at_ms: number;
+  sent_at_ms: number | null;
+};
+
 export type BulkJobStatus = 'queued' | 'running' | 'done' | 'failed';
 export type BulkJobsTable = {
   id: Id;
@@ -528,6 +554,7 @@ export type Database = {
   usage_day_sessions: UsageDaySessionsTable;
   usage_dispositions: UsageDispositionsTable;
   outbox: OutboxTable;
+  emails: EmailsTable;
   bulk_jobs: BulkJobsTable;
   recordings: RecordingsTable;
   transcripts: TranscriptsTable;
@@ -544,6 +571,7 @@ export type Folder = Selectable<FoldersTable>;
 export type DialSession = Selectable<DialSessionsTable>;
 export type Call = Selectable<CallsTable>;
 export type OutboxRow = Selectable<OutboxTable>;
+export type EmailRow = Selectable<EmailsTable>;
 export type Disposition = Selectable<DispositionsTable>;
 export type BulkJob = Selectable<BulkJobsTable>;
 export type Recording = Selectable<RecordingsTable>;

@@ -53,15 +53,26 @@ export async function seedDialerDemo(
       });
     }
     for (const [i, m] of [
-      ['Thanks for the demo', 'After a product demo'],
-      ['Pricing as promised', 'Sends the price sheet'],
+      [
+        'Thanks for the demo',
+        'After a product demo',
+        'Thanks for your time, {first_name}',
+        'Hi {first_name},\n\nthank you for the demo today.\n\n{member_first_name}',
+      ],
+      [
+        'Pricing as promised',
+        'Sends the price sheet',
+        'Our prices, {first_name}',
+        'Hi {first_name},\n\nas promised, our price sheet follows.\n\n{member_first_name}',
+      ],
     ].entries()) {
       await insertMessage(tx, {
         org_id: vendorAuth.member.org_id,
         type: 'onetouch',
         display_name: m[0]!,
         description: m[1]!,
-        body: '',
+        subject: m[2]!,
+        body: m[3]!,
         display_order: 100 + i,
         created_at: at,
       });

@@ -5,15 +5,14 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { DialSettingsRecord } from '../../server/contracts/dial-settings';
 import { apiRequest } from '../lib/api-client';
+import { messagesQueryOptions } from './content';
 
 type SettingsResponse = { settings: { settings: DialSettingsRecord } };
 export type LibraryMessage = { message_id: string; display_name: string; system_message: 0 | 1; type: string };
-type ContentResponse = { content: { emails: LibraryMessage[] } };
 
 export const dialSettingsKeys = {
   all: ['dial-settings'] as const,
   settings: () => [...dialSettingsKeys.all, 'settings'] as const,
-  library: () => [...dialSettingsKeys.all, 'library'] as const,
 };
 
 export const dialSettingsQueryOptions = () =>
@@ -22,14 +21,8 @@ export const dialSettingsQueryOptions = () =>
     queryFn: async ({ signal }) => (await apiRequest<SettingsResponse>('/rest/1/dialsession/settings', { signal })).settings.settings,
   });
 
-/** The messages a setting may name: the organisation's own and the system's. */
-export const libraryMessagesQueryOptions = () =>
-  queryOptions({
-    queryKey: dialSettingsKeys.library(),
-    queryFn: async ({ signal }) =>
-      (await apiRequest<ContentResponse>('/rest/1/content', { signal, query: { list: 'both' } })).content.emails,
-    staleTime: 5 * 60_000,
-  });
+/** The messages a setting may name: the organisation's own and the system's (the message library's query). */
+export const libraryMessagesQueryOptions = messagesQueryOptions;
 
 /** The keys to change, as the API takes them; answers the settings as saved (and keeps them as the query's data). */
 export function useSaveDialSettings() {

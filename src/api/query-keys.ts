@@ -34,3 +34,9 @@ export const voicemailKeys = {
   all: ['voicemails'] as const,
   list: () => [...voicemailKeys.all, 'list'] as const,
 };
+
+/** The message library (GET /rest/1/content): the settings' message pickers read it too. */
+export const contentKeys = {
+  all: ['content'] as const,
+  list: () => [...contentKeys.all, 'list'] as const,
+};

@@ -1,4 +1,4 @@
-import type { ExpressionBuilder, Insertable } from 'kysely';
+import type { ExpressionBuilder, Insertable, Updateable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { Database, Disposition, MessagesTable, VoicemailsTable } from '../../db/schema.js';
 import { starterVoicemail } from '../../audio/starter-voicemail.js';
@@ -49,6 +49,23 @@ export async function listMessages(db: Db, orgId: number, type: string | undefin
 
 export const insertMessage = (tx: Db, values: Insertable<MessagesTable>) =>
   tx.insertInto('messages').values(values).returning('id').executeTakeFirstOrThrow();
+
+/** A message the organisation may use: its own or the system's. */
+export const findMessage = (db: Db, orgId: number, id: number) =>
+  db.selectFrom('messages').selectAll().where('id', '=', id).where(ownOrShared(orgId)).executeTakeFirst();
+
+export type MessageRow = NonNullable<Awaited<ReturnType<typeof findMessage>>>;
+
+/** Changes one of the organisation's own messages (never the system's); false when there is none. */
+export async function updateMessage(tx: Db, orgId: number, id: number, changes: Updateable<MessagesTable>): Promise<boolean> {
+  const result = await tx.updateTable('messages').set(changes).where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+export async function deleteMessage(tx: Db, orgId: number, id: number): Promise<boolean> {
+  const result = await tx.deleteFrom('messages').where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}
 
 const VOICEMAIL_FIELDS = ['id', 'org_id', 'member_id', 'name', 'content_type', 'duration_ms', 'system', 'created_at'] as const;
 

@@ -6,6 +6,8 @@ import { notFound } from '../../lib/errors.js';
 import { pageMeta, sendList, sendNoContent, sendSuccess } from '../../lib/envelope.js';
 import { parse } from '../../lib/validate.js';
 import { renameVoicemailBody } from '../../contracts/voicemails.js';
+import { createMessageBody, messageIdParam, updateMessageBody } from '../../contracts/content.js';
+import { createMessage, deleteMessage, findContentRecord, toContentRecord, updateMessage } from './messages.service.js';
 import { deleteVoicemail, findVoicemailRecord, renameVoicemail, toVoicemailRecord, type VoicemailsDeps } from './voicemails.service.js';
 import { dispositionSets, dispositionsOf, listMessages, listVoicemails, voicemailAudio } from './dial-library.repository.js';
 
@@ -20,16 +22,33 @@ export function dialLibraryRouter(ctx: VoicemailsDeps): Router {
     const auth = authOf(req);
     const q = parse(contentQuery, req.query);
     const rows = await listMessages(db, auth.scope.orgId, q.type, q.list);
-    const emails = rows.map((m) => ({
-      cm_content_id: String(m.id),
-      display_name: m.display_name,
-      description: m.description,
-      message_id: String(m.id),
-      display_order: String(m.display_order),
-      system_message: m.org_id === null ? 1 : 0,
-      type: m.type,
-    }));
+    const emails = rows.map((m) => toContentRecord(auth, m));
     sendSuccess(res, 200, 'content', { emails, ...everything(emails.length) });
+  });
+
+  /* Extensions: the member's own messages (docs/api.md, "Message library"). */
+  router.post('/content', async (req, res) => {
+    const auth = authOf(req);
+    const id = await createMessage(ctx, auth, parse(createMessageBody, req.body));
+    sendSuccess(res, 201, 'content', await findContentRecord(ctx, auth, id));
+  });
+
+  router.get('/content/:message_id', async (req, res) => {
+    const { message_id } = parse(messageIdParam, req.params);
+    sendSuccess(res, 200, 'content', await findContentRecord(ctx, authOf(req), message_id));
+  });
+
+  router.put('/content/:message_id', async (req, res) => {
+    const auth = authOf(req);
+    const { message_id } = parse(messageIdParam, req.params);
+    await updateMessage(ctx, auth, message_id, parse(updateMessageBody, req.body));
+    sendSuccess(res, 200, 'content', await findContentRecord(ctx, auth, message_id));
+  });
+
+  router.delete('/content/:message_id', async (req, res) => {
+    const { message_id } = parse(messageIdParam, req.params);
+    await deleteMessage(ctx, authOf(req), message_id);
+    sendNoContent(res);
   });
 
   router.get('/voicemails', async (req, res) => {

@@ -86,6 +86,10 @@ describe('GET /rest/1/content', () => {
       display_order: '3',
       system_message: 0,
       type: 'onetouch',
+      subject: '',
+      body: 'Hi',
+      member_id: null,
+      can_edit: '0',
     });
     for (const m of list.emails.filter((e: any) => e !== own)) {
       expect(m).toMatchObject({

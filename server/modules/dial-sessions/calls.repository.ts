@@ -16,17 +16,20 @@ import type { Call, CallsTable, UsageDaySessionsTable, UsageDaysTable, UsageDisp
 /** What decides a call's place in usage: it is written when the call is made and never changes. */
 type CallKey = 'id' | 'org_id' | 'member_id' | 'session_id' | 'started_at';
 export type CallChanges = Omit<Updateable<CallsTable>, CallKey>;
-type Counted = Pick<Call, Exclude<CallKey, 'id'> | 'live' | 'voicemail' | 'email_sent' | 'talk_seconds' | 'disposition'>;
+type Counted = Pick<Call, Exclude<CallKey, 'id'> | 'live' | 'voicemail' | 'email_ok' | 'talk_seconds' | 'disposition'>;
 type Figures = Pick<UsageDaysTable, 'calls' | 'connected' | 'voicemail' | 'emails' | 'talk_seconds'>;
 
 const FIGURES = ['calls', 'connected', 'voicemail', 'emails', 'talk_seconds'] as const;
 
-/** The docs/api.md 'Usage' meaning: connected is a live disposition, talk time counts live calls only. */
+/**
+ * The docs/api.md 'Usage' meaning: connected is a live disposition, talk time counts live calls only, e-mails are those
+ * the mail server accepted (email_ok; email_sent is set when one is queued).
+ */
 const figuresOf = (c: Counted): Figures => ({
   calls: 1,
   connected: c.live,
   voicemail: c.voicemail,
-  emails: c.email_sent,
+  emails: c.email_ok,
   talk_seconds: c.live ? c.talk_seconds : 0,
 });
 
@@ -111,7 +114,7 @@ export async function updateCall(tx: Db, id: number, changes: CallChanges): Prom
       .where('id', '=', id)
       .where('live', '=', before.live)
       .where('voicemail', '=', before.voicemail)
-      .where('email_sent', '=', before.email_sent)
+      .where('email_ok', '=', before.email_ok)
       .where('talk_seconds', '=', before.talk_seconds)
       .where('disposition', '=', before.disposition)
       .returningAll()

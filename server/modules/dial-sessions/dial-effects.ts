@@ -8,6 +8,7 @@ import { step } from '../../dialer/engine.js';
 import { contactZones } from '../../dialer/skip-rules.js';
 import { findContactRow } from '../contacts/contacts.repository.js';
 import { recordCallResult } from '../contacts/contact-calls.service.js';
+import { queueDispositionEmail } from '../emails/disposition-email.js';
 import { callBeginBody, callDoneBody, contactDisplayedBody } from './callback-bodies.js';
 import type { CarrierCommand } from './carrier-commands.js';
 import { callAt, insertCall, updateCall } from './calls.repository.js';
@@ -40,6 +41,8 @@ export type Run = {
   /** Whether the organisation records its calls. */
   record: boolean;
   publicUrl: string;
+  /** Whether this deployment sends disposition e-mails (SMTP_URL). */
+  sendsEmail: boolean;
 };
 
 /** Applies effects in order; a 'load' brings the next contact up, whose own effects come next. */
@@ -190,12 +193,24 @@ async function dispositioned(run: Run, position: number, disposition: Dispositio
   if (!call) return;
   const key = disposition?.key ?? null;
   const messageId = key ? run.settings.messages[key as keyof DialSettings['messages']] : undefined;
+  const emailed = await queueDispositionEmail(tx, {
+    callId: call.id,
+    orgId: session.org_id,
+    memberId: session.member_id,
+    contactId: call.contact_id,
+    scope: run.scope,
+    enabled: run.sendsEmail && run.settings.emails,
+    messageId,
+    nowMs: run.nowMs,
+  });
   await updateCall(tx, call.id, {
     disposition: disposition?.label ?? '',
     disposition_key: key,
     live: disposition?.connected ? 1 : 0,
     voicemail: call.voicemail || key === 'voicemail' ? 1 : 0,
     message_id: messageId === undefined ? null : String(messageId),
+    // Once queued (docs/api.md): whether it went out is email_ok, set by the delivery.
+    email_sent: emailed ? 1 : call.email_sent,
   });
   await repo.updateQueueEntry(tx, session.id, position, { status: 'done', result: disposition?.label ?? '' });
   await recordCallResult(tx, run.scope, {

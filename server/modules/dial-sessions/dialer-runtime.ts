@@ -8,12 +8,14 @@ import type { Carrier } from '../../dialer/carrier.js';
 import { createCarrierClient } from '../../dialer/carrier-client.js';
 import { nowMs } from '../../lib/clock.js';
 import type { Logger } from '../../lib/logger.js';
+import { createMailer } from '../../mail/mailer.js';
+import { createEmailDelivery, type EmailDelivery } from '../emails/email-delivery.js';
 import { DialEventHub } from './dial-events.js';
 import { dueSessions } from './dial-sessions.repository.js';
 
 /**
  * What each server process runs for the dialer: its client of the one carrier service, the event hub, the callback
- * delivery and the wake-ups. The carrier's events come back through POST /carrier/events, to any process.
+ * delivery, the disposition e-mails' delivery (its client of the one mail server) and the wake-ups. The carrier's events come back through POST /carrier/events, to any process.
  */
 export type DialerRuntime = {
   carrier: Carrier;
@@ -23,6 +25,8 @@ export type DialerRuntime = {
   callbackBase(): string;
   events: DialEventHub;
   delivery: DeliveryWorker;
+  /** Disposition e-mails' delivery: absent when this deployment sends none (no SMTP_URL), and then none is queued. */
+  emails: EmailDelivery | undefined;
   /** Starts the wake-ups and delivery; `listeningUrl` is where this server listens (the default callback base). */
   start(listeningUrl?: string): void;
   /** Stops the wake-ups, ends open event streams and lets delivery finish its round. */
@@ -31,7 +35,7 @@ export type DialerRuntime = {
 
 export type DialerRuntimeDeps = {
   store: Store;
-  config: Pick<Config, 'carrier' | 'host' | 'port' | 'eventPollMs' | 'callbackAllowedHosts'>;
+  config: Pick<Config, 'carrier' | 'host' | 'port' | 'eventPollMs' | 'callbackAllowedHosts' | 'smtpUrl'>;
   logger: Logger;
   secretKey: Buffer;
 };
@@ -60,6 +64,7 @@ export function createDialerRuntime(ctx: DialerRuntimeDeps, wakeSession: WakeSes
     createSender({ allowedHosts: config.callbackAllowedHosts, timeoutMs: DELIVERY_TIMEOUT_MS }),
     logger,
   );
+  const emails = config.smtpUrl ? createEmailDelivery(ctx.store, createMailer(config.smtpUrl), logger) : undefined;
   // Wake-ups scale with the carrier, so a lost event in a sped-up test or benchmark is not waited for at full length.
   const tickMs = Math.min(1000, Math.max(20, 1000 * config.carrier.timeScale));
   let ticker: NodeJS.Timeout | undefined;
@@ -75,16 +80,18 @@ export function createDialerRuntime(ctx: DialerRuntimeDeps, wakeSession: WakeSes
     callbackBase: () => base,
     events,
     delivery,
+    emails,
     start(listeningUrl) {
       if (listeningUrl && !config.carrier.callbackUrl) base = listeningUrl.replace(/\/+$/, '');
       delivery.start();
+      emails?.start();
       ticker ??= setInterval(() => void wake(), tickMs).unref();
     },
     async stop() {
       clearInterval(ticker);
       ticker = undefined;
       events.close();
-      await delivery.stop();
+      await Promise.all([delivery.stop(), emails?.stop()]);
     },
   };
 }

@@ -35,7 +35,8 @@ export type { CarrierCommand };
 export type DialingDeps = CarrierCommandsDeps & {
   store: Store;
   config: Pick<Config, 'publicUrl' | 'carrier'>;
-  dialer: { events: Pick<DialEventHub, 'poke'>; delivery: { nudge(): void } };
+  /** `emails` absent: this deployment sends no e-mail (no SMTP_URL), so dispositions queue none. */
+  dialer: { events: Pick<DialEventHub, 'poke'>; delivery: { nudge(): void }; emails?: { nudge(): void } };
 };
 
 export type DriveResult = { session: DialSession; rejected?: string };
@@ -101,6 +102,7 @@ async function driveLocked(
 export async function afterCommit(ctx: DialingDeps, commands: CarrierCommand[]): Promise<void> {
   ctx.dialer.events.poke();
   ctx.dialer.delivery?.nudge();
+  ctx.dialer.emails?.nudge();
   await sendCommands(ctx, commands);
 }
 
@@ -182,6 +184,7 @@ async function prepare(ctx: DialingDeps, tx: Db, session: DialSession, input: In
     changes: {},
     record: recording.recordCalls,
     publicUrl: ctx.config.publicUrl,
+    sendsEmail: ctx.dialer.emails !== undefined,
   };
 }
 

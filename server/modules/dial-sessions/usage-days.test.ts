@@ -77,7 +77,7 @@ async function keptAndTruth() {
         eb.fn.countAll().as('calls'),
         eb.fn.sum('live').as('connected'),
         eb.fn.sum('voicemail').as('voicemail'),
-        eb.fn.sum('email_sent').as('emails'),
+        eb.fn.sum('email_ok').as('emails'),
         eb.fn.sum(eb.case().when('live', '=', 1).then(eb.ref('talk_seconds')).else(0).end()).as('talk_seconds'),
       ])
       .groupBy(['member_id', day])

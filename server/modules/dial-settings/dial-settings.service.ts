@@ -63,7 +63,7 @@ export async function updateSettings(ctx: DialSettingsDeps, auth: AuthContext, b
       if (value === null) delete messages[key];
       else if (value !== undefined) messages[key] = value;
     }
-    await assertMessages(tx, auth.member.org_id, body);
+    await assertMessages(tx, auth.member.org_id, body, current.messages);
     const next: DialSettings = {
       dialsecs: body.dialsecs ?? current.dialsecs,
       ringing: body.ringing ?? current.ringing,
@@ -99,8 +99,14 @@ function windowError(body: UpdateDialSettingsBody, next: DialSettings) {
     : invalidField('calltime_max', `calltime_max must not be earlier than calltime_min (${next.calltime_min}).`);
 }
 
-async function assertMessages(tx: Db, orgId: number, body: UpdateDialSettingsBody) {
-  const given = MESSAGE_KEYS.flatMap((key) => (typeof body[key] === 'number' ? [[key, body[key]] as const] : []));
+/**
+ * Message ids given must name messages of the library, except one a key already holds: a message deleted since stays
+ * chosen (it sends nothing) and saving the other settings, which repeats it, still works.
+ */
+async function assertMessages(tx: Db, orgId: number, body: UpdateDialSettingsBody, saved: DialSettings['messages']) {
+  const given = MESSAGE_KEYS.flatMap((key) =>
+    typeof body[key] === 'number' && body[key] !== saved[key] ? [[key, body[key]] as const] : [],
+  );
   const known = await knownMessageIds(
     tx,
     orgId,

@@ -12,11 +12,12 @@ import { toTimestamp } from '../../lib/time.js';
 import type { RecordingStore } from '../../recordings/store.js';
 import { pruneBulkJobs } from '../bulk-jobs/bulk-jobs.repository.js';
 import { pruneDialEvents } from '../dial-sessions/dial-events.repository.js';
+import { pruneEmails } from '../emails/emails.repository.js';
 import { giveUpExpected } from '../recordings/recordings.repository.js';
 import { expireOldRecordings } from './recording-retention.js';
 
 /** How long what has served its purpose is kept (docs/store.md, "What is kept, and for how long"). */
-export const RETENTION_DAYS = { callbacks: 30, dialEvents: 7, bulkJobs: 30 } as const;
+export const RETENTION_DAYS = { callbacks: 30, emails: 30, dialEvents: 7, bulkJobs: 30 } as const;
 
 /** Rows per transaction: a few milliseconds of writing, so requests' writes go between chunks. */
 const CHUNK = 1_000;
@@ -31,6 +32,7 @@ type Task = (tx: Db, atMs: number, limit: number) => Promise<number>;
 
 const TASKS: Record<string, Task> = {
   callbacks: (tx, atMs, limit) => pruneCallbacks(tx, atMs - RETENTION_DAYS.callbacks * DAY_MS, limit),
+  emails: (tx, atMs, limit) => pruneEmails(tx, atMs - RETENTION_DAYS.emails * DAY_MS, limit),
   dialEvents: (tx, atMs, limit) => pruneDialEvents(tx, toTimestamp(new Date(atMs - RETENTION_DAYS.dialEvents * DAY_MS)), limit),
   bulkJobs: (tx, atMs, limit) => pruneBulkJobs(tx, toTimestamp(new Date(atMs - RETENTION_DAYS.bulkJobs * DAY_MS)), limit),
   webSessions: (tx, atMs, limit) => pruneWebSessions(tx, toTimestamp(new Date(atMs)), limit),

@@ -27,7 +27,7 @@ afterAll(async () => {
 });
 
 const db = () => server.ctx.store.db;
-const count = async (table: 'outbox' | 'dial_events' | 'bulk_jobs' | 'sessions' | 'sign_in_attempts') =>
+const count = async (table: 'outbox' | 'emails' | 'dial_events' | 'bulk_jobs' | 'sessions' | 'sign_in_attempts') =>
   Number(
     (
       await db()
@@ -85,11 +85,38 @@ async function useTheProduct(callbacks: number, settle: 'delivered' | 'failed' |
     .split(';')[0]!;
 }
 
-it('a pass deletes settled callbacks, old dial events, finished jobs, ended web sessions and closed sign-in windows, and keeps the rest', async () => {
+let emailCall = 0;
+/** Disposition e-mails in these states, queued now (by the product's clock). */
+async function emails(states: ('pending' | 'sent' | 'failed')[]) {
+  await server.ctx.store.write((tx) =>
+    tx
+      .insertInto('emails')
+      .values(
+        states.map((state) => ({
+          call_id: 800_000 + ++emailCall,
+          org_id: team.rep.org_id,
+          member_id: team.rep.id,
+          message_id: 1,
+          to_address: 'kept@example.com',
+          from_name: 'Rick',
+          from_address: 'rick@example.com',
+          subject: 'S',
+          body: 'B',
+          state,
+          next_attempt_at_ms: nowMs(),
+          created_at_ms: nowMs(),
+        })),
+      )
+      .execute(),
+  );
+}
+
+it('a pass deletes settled callbacks and e-mails, old dial events, finished jobs, ended web sessions and closed sign-in windows, and keeps the rest', async () => {
   // Long ago: a pending callback first (it must not stop the pass), then more settled ones than a chunk holds.
   await useTheProduct(1, 'pending');
   await useTheProduct(1_200, 'delivered');
   await useTheProduct(300, 'failed');
+  await emails(['pending', 'sent', 'failed']);
   const old = {
     outbox: await count('outbox'),
     dial_events: await count('dial_events'),
@@ -99,6 +126,7 @@ it('a pass deletes settled callbacks, old dial events, finished jobs, ended web 
 
   setClock(TODAY);
   const cookie = await useTheProduct(5, 'delivered');
+  await emails(['sent']);
   const all = {
     outbox: await count('outbox'),
     dial_events: await count('dial_events'),
@@ -115,6 +143,7 @@ it('a pass deletes settled callbacks, old dial events, finished jobs, ended web 
   const taken = await server.ctx.housekeeper.runOnce();
   expect(taken).toEqual({
     callbacks: old.outbox - 1,
+    emails: 2,
     dialEvents: old.dial_events,
     bulkJobs: old.bulk_jobs,
     webSessions: old.sessions,
@@ -125,6 +154,7 @@ it('a pass deletes settled callbacks, old dial events, finished jobs, ended web 
   expect(old.outbox).toBe(1_501);
   expect(old.bulk_jobs).toBe(3);
   expect(await count('outbox')).toBe(all.outbox - old.outbox + 1);
+  expect((await db().selectFrom('emails').select('state').orderBy('id').execute()).map((r) => r.state)).toEqual(['pending', 'sent']);
   expect(await db().selectFrom('outbox').select('state').where('state', '=', 'pending').execute()).toHaveLength(1);
   expect(await count('dial_events')).toBe(all.dial_events - old.dial_events);
   expect(await count('bulk_jobs')).toBe(1);
@@ -135,6 +165,7 @@ it('a pass deletes settled callbacks, old dial events, finished jobs, ended web 
   expect((await server.as().raw('/auth/session', { headers: { cookie, 'x-ringbook-request': '1' } })).status).toBe(200);
   expect(await server.ctx.housekeeper.runOnce()).toEqual({
     callbacks: 0,
+    emails: 0,
     dialEvents: 0,
     bulkJobs: 0,
     webSessions: 0,

@@ -28,6 +28,8 @@ export function CallFacts({ call }: { call: ListedCallRecord }) {
     ['When', formatDateTime(call.start_when)],
   ];
   if (call.voicemail_sent) facts.push(['Voicemail dropped', call.voicemail_sent]);
+  // email_sent: queued for the disposition; email_ok: the mail server took it (a refusal for good leaves it '0').
+  if (call.email_sent === '1') facts.push(['Follow-up e-mail', call.email_ok === '1' ? 'Sent' : 'Not sent yet, or refused']);
   return (
     <div className="flex flex-col gap-3">
       <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1.5 text-sm">

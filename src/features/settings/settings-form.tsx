@@ -135,10 +135,15 @@ export function SettingsFormView({ settings, messages, vendor }: Props) {
   );
 }
 
-/** None, then the library's messages; a saved id the library no longer lists stays choosable under its id. */
+/**
+ * None, then the library's e-mails (not its call scripts); a saved choice the library no longer lists (deleted since)
+ * stays selected, said to be deleted: it sends nothing until another is chosen.
+ */
 function messageOptions(messages: LibraryMessage[], settings: DialSettingsRecord) {
-  const listed = messages.map((m) => ({ value: m.message_id, label: m.system_message ? `${m.display_name} (system)` : m.display_name }));
+  const listed = messages
+    .filter((m) => m.type !== 'script')
+    .map((m) => ({ value: m.message_id, label: m.system_message ? `${m.display_name} (system)` : m.display_name }));
   const known = new Set(listed.map((o) => o.value));
   const missing = [...new Set(MESSAGE_KEYS.map((k) => settings[k]).filter((id): id is string => !!id && !known.has(id)))];
-  return [{ value: '', label: 'None' }, ...listed, ...missing.map((id) => ({ value: id, label: `Message ${id}` }))];
+  return [{ value: '', label: 'None' }, ...listed, ...missing.map((id) => ({ value: id, label: 'A deleted message (sends nothing)' }))];
 }

@@ -6,13 +6,14 @@ import { Spinner } from '../../components/ui/spinner';
 import { errorMessage } from '../../lib/api-client';
 import type { DialSettingsRecord } from '../../../server/contracts/dial-settings';
 import { useSession } from '../auth/use-session';
+import { MessageLibrarySection } from '../messages/message-library';
 import { VoicemailLibrarySection } from '../voicemails/voicemail-library';
 import { CallbackSecretSection } from './callback-secret';
 import { SettingsFormView } from './settings-form';
 
 /**
  * /settings: the member's dial settings; the organisation's recording settings and callback secret for the vendor;
- * the voicemail library.
+ * the message library (the disposition e-mails) and the voicemail library.
  */
 export function SettingsScreen() {
   const { member } = useSession();
@@ -51,7 +52,8 @@ export function SettingsScreen() {
     <div className="mx-auto w-full max-w-3xl space-y-4 px-4 py-6 sm:px-6">
       <PageHeader title="Settings" description="How your calls are dialed, and what is sent after each one." />
       {body}
-      {/* The library loads on its own: recording a greeting does not wait for the dial settings. */}
+      {/* The libraries load on their own: writing a message or recording a greeting does not wait for the dial settings. */}
+      <MessageLibrarySection />
       <VoicemailLibrarySection />
     </div>
   );
