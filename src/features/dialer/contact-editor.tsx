@@ -52,6 +52,8 @@ export function ContactEditor({
   const baseline = baselineOf(contact);
   const values = { ...baseline, ...draft };
   const changed = (Object.keys(LABELS) as Field[]).filter((f) => !same(f, values[f], baseline[f]));
+  /* After a refusal the version is read again: a save sent before it arrives would be refused the same way. */
+  const rereading = versioned.isFetching;
   const fieldError = (field: Field) =>
     update.error instanceof ApiError ? update.error.fieldErrors.find((e) => e.field === field)?.reason : undefined;
 
@@ -112,7 +114,7 @@ export function ContactEditor({
             type="checkbox"
             role="switch"
             checked={doNotCall ?? contact.do_not_call === '1'}
-            disabled={update.isPending}
+            disabled={update.isPending || rereading}
             onChange={(e) => {
               const on = e.target.checked;
               setDoNotCall(on);
@@ -128,7 +130,7 @@ export function ContactEditor({
               Undo changes
             </Button>
           )}
-          <Button size="sm" type="submit" disabled={!changed.length} busy={update.isPending}>
+          <Button size="sm" type="submit" disabled={!changed.length} busy={update.isPending || rereading}>
             Save changes
           </Button>
         </div>
