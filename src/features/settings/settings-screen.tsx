@@ -6,13 +6,15 @@ import { Spinner } from '../../components/ui/spinner';
 import { errorMessage } from '../../lib/api-client';
 import type { DialSettingsRecord } from '../../../server/contracts/dial-settings';
 import { useSession } from '../auth/use-session';
+import { ConnectionsSection } from '../integrations/connections-section';
+import { TokensSection } from '../tokens/tokens-section';
 import { VoicemailLibrarySection } from '../voicemails/voicemail-library';
 import { CallbackSecretSection } from './callback-secret';
 import { SettingsFormView } from './settings-form';
 
 /**
  * /settings: the member's dial settings; the organisation's recording settings and callback secret for the vendor;
- * the voicemail library.
+ * the voicemail library; the integrations the member connected and its personal access tokens (the vendor: everyone's).
  */
 export function SettingsScreen() {
   const { member } = useSession();
@@ -53,6 +55,8 @@ export function SettingsScreen() {
       {body}
       {/* The library loads on its own: recording a greeting does not wait for the dial settings. */}
       <VoicemailLibrarySection />
+      <ConnectionsSection />
+      <TokensSection vendor={vendor} />
     </div>
   );
 }
