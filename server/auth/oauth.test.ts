@@ -149,3 +149,41 @@ describe('codes', () => {
     expect(issued).toHaveLength(1);
   });
 });
+
+describe('refresh tokens', () => {
+  it('two rotations at once: one answer with tokens, one invalid_grant', async () => {
+    const tokens = (await redeem(server, client, await codeFor(repBrowser, client))).body;
+    const replies = await Promise.all([
+      refreshWith(server, client, tokens.refresh_token),
+      refreshWith(server, client, tokens.refresh_token),
+    ]);
+    expect(replies.map((r) => r.status).sort()).toEqual([200, 400]);
+    expect(replies.find((r) => r.status === 400)!.body.error).toBe('invalid_grant');
+    const rows = await server.ctx.store.db
+      .selectFrom('oauth_refresh_tokens')
+      .innerJoin('oauth_refresh_tokens as first', 'first.grant_id', 'oauth_refresh_tokens.grant_id')
+      .select('oauth_refresh_tokens.id')
+      .where('first.token_hash', '=', sha256(tokens.refresh_token))
+      .execute();
+    expect(rows).toHaveLength(2);
+  });
+
+  it("refuses a removed member's refresh token, and its access token", async () => {
+    const vendor = server.as(server.tokenOf(team.vendor));
+    const created = await vendor.post('/rest/1/members', {
+      username: `leaver${process.pid}`,
+      password: 'correct horse battery',
+      first_name: 'Lee',
+      email: 'lee@example.com',
+      billing_item_id: 1,
+      billing_group_id: 'g',
+      subgroup_id: 's',
+    });
+    const id = Number(created.body.members.members.user_id);
+    const leaver = await server.ctx.store.db.selectFrom('members').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    const tokens = (await redeem(server, client, await codeFor(await browserOf(server, leaver), client))).body;
+    expect((await vendor.delete(`/rest/1/members/${id}`)).status).toBe(204);
+    expect((await meWith(server, tokens.access_token)).status).toBe(401);
+    expect((await refreshWith(server, client, tokens.refresh_token)).body.error).toBe('invalid_grant');
+  });
+});
