@@ -20,11 +20,17 @@ function errorPage(res: Response, reason: string) {
     .status(400)
     .type('html')
     .send(
-      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Cannot connect the integration · Ringbook</title></head>` +
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
+        `<title>Cannot connect the integration · Ringbook</title><link rel="stylesheet" href="/oauth/error.css"></head>` +
         `<body><main><h1>This integration cannot be connected</h1><p>${escapeHtml(reason)}</p>` +
         `<p><a href="/">Back to Ringbook</a></p></main></body></html>`,
     );
 }
+
+/* The page's look, as a file: the Content-Security-Policy allows no inline style. */
+const ERROR_CSS = `body{margin:0;background:#fafafa;font:15px/1.5 system-ui,sans-serif;color:#27272a}
+main{max-width:32rem;margin:4rem auto;padding:1.5rem;background:#fff;border:1px solid #e4e4e7;border-radius:.5rem}
+h1{margin:0 0 .5rem;font-size:1.25rem}a{color:#4f46e5}`;
 
 /** RFC 6749 5.1: token answers are never cached. */
 const noCache = (res: Response) => res.set({ 'Cache-Control': 'no-store', Pragma: 'no-cache' });
@@ -39,6 +45,10 @@ export function oauthRouter(ctx: OAuthRouterDeps): Router {
     if (check.kind === 'redirect') return res.redirect(302, check.to);
     const q = req.originalUrl.indexOf('?');
     res.redirect(302, `${CONSENT_PATH}${q < 0 ? '' : req.originalUrl.slice(q)}`);
+  });
+
+  router.get('/error.css', (_req, res) => {
+    res.type('css').send(ERROR_CSS);
   });
 
   router.get('/consent', authenticate(ctx), async (req, res) => {
