@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { currentDate, resetClock, setClock } from '../lib/clock.js';
+import { sha256 } from './tokens.js';
 import { type Caller, serverWithTeam, type Team, type TestServer } from '../test/harness.js';
 import { authorizeQuery, browserOf, codeFor, type Integration, REDIRECT, redeem, refreshWith, register, tokenForm } from '../test/oauth.js';
 
@@ -144,5 +145,24 @@ describe('POST /oauth/accesstoken', () => {
   it('refuses revocation by an unauthenticated client', async () => {
     const reply = await tokenForm(server, '/oauth/revoke', { token: 'x', client_id: client.client_id });
     expect([reply.status, reply.body.error]).toEqual([401, 'invalid_client']);
+  });
+});
+
+describe('housekeeping', () => {
+  it('deletes codes never redeemed a day after they expired, and keeps redeemed ones (a second use must still revoke)', async () => {
+    const unused = await codeFor(repBrowser, client);
+    const used = await codeFor(repBrowser, client);
+    const tokens = (await redeem(server, client, used)).body;
+    setClock(new Date(currentDate().getTime() + 86_400_000 + 120_000));
+    const taken = await server.ctx.housekeeper.runOnce();
+    expect(taken.oauthCodes).toBeGreaterThanOrEqual(1);
+    const left = await server.ctx.store.db.selectFrom('oauth_codes').select('code_hash').execute();
+    expect(left.map((r) => r.code_hash)).not.toContain(sha256(unused));
+    expect(left.map((r) => r.code_hash)).toContain(sha256(used));
+    expect((await redeem(server, client, used)).body.error).toBe('invalid_grant');
+    expect((await refreshWith(server, client, tokens.refresh_token)).body.error).toBe('invalid_grant');
+    // The pass ended the web sessions of a day ago too: the browser signs in again for what follows.
+    resetClock();
+    repBrowser = await browserOf(server, team.rep);
   });
 });

@@ -113,3 +113,15 @@ export async function liveGrantIds(tx: Db, clientId: number, memberId?: number):
   if (memberId !== undefined) q = q.where('member_id', '=', memberId);
   return (await q.execute()).map((r) => r.id);
 }
+
+/**
+ * Housekeeping: codes never redeemed that expired before `before` (a redeemed one stays: its grant names it, and a
+ * second use of it must still revoke that grant).
+ */
+export async function pruneUnusedCodes(tx: Db, before: string, limit: number): Promise<number> {
+  const result = await tx
+    .deleteFrom('oauth_codes')
+    .where('id', 'in', tx.selectFrom('oauth_codes').select('id').where('used_at', 'is', null).where('expires_at', '<', before).limit(limit))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -119,6 +119,7 @@ it('a pass deletes settled callbacks, old dial events, finished jobs, ended web 
     bulkJobs: old.bulk_jobs,
     webSessions: old.sessions,
     signInCounts: closedWindows,
+    oauthCodes: 0,
     expectedRecordings: 0,
     recordings: 0,
   });
@@ -139,6 +140,7 @@ it('a pass deletes settled callbacks, old dial events, finished jobs, ended web 
     bulkJobs: 0,
     webSessions: 0,
     signInCounts: 0,
+    oauthCodes: 0,
     expectedRecordings: 0,
     recordings: 0,
   });
