@@ -108,7 +108,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
   // The contract's one path outside /rest/1: the full transcript.
   app.use('/api/rest', noStore, authenticate({ store, config }), transcriptsRouter({ store }), notFoundRoute);
   app.use('/auth', noStore, parseBodies, authRouter({ store, config, secretKey, streams }));
-  app.use('/oauth', noStore, parseBodies, oauthRouter({ store, config, secretKey }));
+  app.use('/oauth', noStore, oauthRouter({ store, config, secretKey }));
   app.use('/carrier', noStore, carrierRouter({ ...dialing, recordings }));
   app.use(['/rest', '/auth', '/oauth', '/carrier'], notFoundRoute);
 

@@ -166,3 +166,13 @@ describe('housekeeping', () => {
     repBrowser = await browserOf(server, team.rep);
   });
 });
+
+describe('unreadable token requests', () => {
+  it.each([
+    ['malformed JSON', 'application/json', '{"grant_type":'],
+    ['a body of another type', 'text/plain', 'grant_type=authorization_code'],
+  ])('answers %s with invalid_request', async (_label, type, body) => {
+    const reply = await server.as().raw('/oauth/accesstoken', { method: 'POST', headers: { 'content-type': type }, body });
+    expect([reply.status, reply.body.error]).toEqual([400, 'invalid_request']);
+  });
+});

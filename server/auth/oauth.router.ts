@@ -1,7 +1,9 @@
-import { type Response, Router } from 'express';
+import { type ErrorRequestHandler, type Response, Router } from 'express';
 import { authorizeRequest, consentBody, revokeRequest, tokenRequest } from '../contracts/oauth.js';
 import { sendSuccess } from '../lib/envelope.js';
 import { OAuthError } from '../lib/errors.js';
+import { ApiError } from '../lib/http-errors.js';
+import { parseBodies } from '../lib/http.js';
 import { parse } from '../lib/validate.js';
 import { authenticate, authOf, type AuthenticateDeps } from './middleware.js';
 import { checkAuthorizeRequest, type ConsentDeps, consentInfo, decide } from './oauth-authorize.service.js';
@@ -38,6 +40,7 @@ const noCache = (res: Response) => res.set({ 'Cache-Control': 'no-store', Pragma
 /** The OAuth 2.0 endpoints compat-notes lists, plus the consent screen's look-up and decision and RFC 7009 revocation. */
 export function oauthRouter(ctx: OAuthRouterDeps): Router {
   const router = Router();
+  router.use(parseBodies);
 
   router.get(['/authorize', '/index'], async (req, res) => {
     const check = await checkAuthorizeRequest(ctx.store.db, parse(authorizeRequest, req.query));
@@ -72,5 +75,15 @@ export function oauthRouter(ctx: OAuthRouterDeps): Router {
     noCache(res).status(200).end();
   });
 
+  router.use(tokenEndpointErrors);
   return router;
 }
+
+const TOKEN_ENDPOINTS = new Set(['/accesstoken', '/refreshtoken', '/revoke']);
+
+/* A body the token endpoints cannot read (not JSON, not a form, too large) is refused in the RFC's words too. */
+const tokenEndpointErrors: ErrorRequestHandler = (error, req, _res, next) => {
+  const unreadable = error instanceof ApiError ? error.status < 500 : typeof error?.status === 'number' && error.status < 500;
+  if (!TOKEN_ENDPOINTS.has(req.path) || error instanceof OAuthError || !unreadable) return next(error);
+  next(new OAuthError('invalid_request', 'The request body must be a form (application/x-www-form-urlencoded) or JSON.'));
+};
