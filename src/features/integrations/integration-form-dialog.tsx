@@ -1,31 +1,15 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { z } from 'zod';
-import { isRedirectUri, type IntegrationRecord } from '../../../server/contracts/oauth';
+import type { z } from 'zod';
+import type { IntegrationRecord } from '../../../server/contracts/oauth';
 import { useCreateIntegration, useUpdateIntegration } from '../../api/integrations';
 import { TextareaField, TextField } from '../../components/ui/field';
 import { FormDialog } from '../../components/ui/form-dialog';
 import { applyServerErrors, FormAlert, labelled, type FieldMap } from '../../components/ui/form-error';
 import { useStatus } from '../../components/ui/status-message';
+import { formSchema, type Input, toBody } from './integration-form-schema';
 
-const linesOf = (text: string) =>
-  text
-    .split(/\r?\n/)
-    .map((l) => l.trim())
-    .filter(Boolean);
-
-const formSchema = z.object({
-  name: z.string().trim().min(1, { error: 'is required' }).max(100, { error: 'must be at most 100 characters' }),
-  redirect_uris: z
-    .string()
-    .refine((v) => linesOf(v).length > 0, { error: 'needs at least one address' })
-    .refine((v) => linesOf(v).length <= 10, { error: 'may hold at most 10 addresses' })
-    .refine((v) => linesOf(v).every(isRedirectUri), {
-      error: 'must be https:// addresses without a #fragment (http:// only for localhost)',
-    }),
-});
-type Input = z.input<typeof formSchema>;
 const FIELDS: FieldMap<Input> = { name: { name: 'name', label: 'Name' }, redirect_uris: { name: 'redirect_uris', label: 'Redirect URIs' } };
 
 /**
@@ -43,7 +27,7 @@ export function IntegrationFormDialog({ integration, onClose, onCreated }: Props
   });
   const submit = handleSubmit(async ({ name, redirect_uris }) => {
     setProblems([]);
-    const body = { name, redirect_uris: linesOf(redirect_uris) };
+    const body = toBody({ name, redirect_uris });
     try {
       if (integration) {
         await update.mutateAsync({ id: integration.integration_id, ...body });
