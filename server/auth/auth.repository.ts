@@ -53,14 +53,26 @@ export async function teamIdsWithHistory(db: Db, memberId: number): Promise<numb
   return (await team(db, 'history', { memberId })).map((r) => r.id);
 }
 
-export type TokenHolder = Member & { token_id: number; expires_at: string | null; revoked_at: string | null; last_used_at: string | null };
+export type TokenHolder = Member & {
+  token_id: number;
+  token_kind: TokenKind;
+  expires_at: string | null;
+  revoked_at: string | null;
+  last_used_at: string | null;
+};
 
 const tokenHolder = prepared<null, { hash: string }, TokenHolder>('token holder', (db, _, p) =>
   db
     .selectFrom('access_tokens')
     .innerJoin('members', 'members.id', 'access_tokens.member_id')
     .selectAll('members')
-    .select(['access_tokens.id as token_id', 'access_tokens.expires_at', 'access_tokens.revoked_at', 'access_tokens.last_used_at'])
+    .select([
+      'access_tokens.id as token_id',
+      'access_tokens.kind as token_kind',
+      'access_tokens.expires_at',
+      'access_tokens.revoked_at',
+      'access_tokens.last_used_at',
+    ])
     .where('access_tokens.token_hash', '=', p.hash)
     .where('members.removed_at', 'is', null),
 );

@@ -27,7 +27,11 @@ export async function issuePersonalToken(db: Db, key: Buffer, member: Pick<Membe
   await insertAccessToken(db, member.id, sha256(personalToken(key, member)), 'personal', now());
 }
 
-/* Writing last_used_at on every request would make every read a write: a minute is as precise as "last used" needs. */
+/*
+ * Writing last_used_at on every request would make every read a write: a minute is as precise as "last used" needs.
+ * Only the tokens whose last use is shown (named and OAuth ones) note it; the derived personal token, which scripts and
+ * the vendor's integrations use all day, writes nothing.
+ */
 const TOUCH_AFTER_SECONDS = 60;
 
 /**
@@ -42,7 +46,8 @@ export async function memberForToken(store: Store, token: string): Promise<Membe
   if (row.expires_at && row.expires_at <= at)
     throw new DomainError('expired_token', 'The access token has expired. Refresh it or ask for a new one.');
   const since = addSeconds(at, -TOUCH_AFTER_SECONDS);
-  if (!row.last_used_at || row.last_used_at <= since) await store.write((tx) => touchToken(tx, row.token_id, at, since));
-  const { expires_at: _expires, revoked_at: _revoked, token_id: _id, last_used_at: _used, ...member } = row;
+  if (row.token_kind !== 'personal' && (!row.last_used_at || row.last_used_at <= since))
+    await store.write((tx) => touchToken(tx, row.token_id, at, since));
+  const { expires_at: _expires, revoked_at: _revoked, token_id: _id, token_kind: _kind, last_used_at: _used, ...member } = row;
   return member;
 }
