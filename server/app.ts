@@ -12,7 +12,7 @@ import { notFound } from './lib/errors.js';
 import { notFoundRoute, parseBodies, renderErrors, requestLogging, stripTrailingSlash } from './lib/http.js';
 import type { Logger } from './lib/logger.js';
 import type { RecordCache } from './lib/record-cache.js';
-import { accessTokensRouter } from './modules/access-tokens/access-tokens.router.js';
+import { accessTokensRouter } from './modules/tokens/tokens.router.js';
 import { bulkJobsRouter } from './modules/bulk-jobs/bulk-jobs.router.js';
 import type { BulkJobsDeps } from './modules/bulk-jobs/bulk-jobs.service.js';
 import { callsRouter } from './modules/calls/calls.router.js';

@@ -3,7 +3,7 @@ import { authOf } from '../../auth/middleware.js';
 import { createTokenBody, listTokensQuery, tokenIdParam } from '../../contracts/oauth.js';
 import { sendList, sendNoContent, sendSuccess, wholeList } from '../../lib/envelope.js';
 import { parse } from '../../lib/validate.js';
-import * as service from './access-tokens.service.js';
+import * as service from './tokens.service.js';
 
 /** Extensions: the personal access tokens members make (settings), and the vendor's view of everyone's. */
 export function accessTokensRouter(ctx: service.AccessTokensDeps): Router {

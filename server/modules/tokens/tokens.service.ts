@@ -6,7 +6,7 @@ import type { AccessTokenRecord } from '../../contracts/oauth.js';
 import type { Store } from '../../db/database.js';
 import { notFound, vendorOnly } from '../../lib/errors.js';
 import { now } from '../../lib/time.js';
-import * as repo from './access-tokens.repository.js';
+import * as repo from './tokens.repository.js';
 
 export type AccessTokensDeps = { store: Store };
 
