@@ -14,9 +14,12 @@ let callback: string;
 
 test.beforeAll(async () => {
   receiver = http.createServer((req, res) => {
-    const query = new URL(req.url ?? '/', 'http://x').searchParams;
+    const url = new URL(req.url ?? '/', 'http://x');
     res.setHeader('content-type', 'text/html; charset=utf-8');
-    res.end(`<!doctype html><title>Integration</title><h1>Back at the integration</h1><p>state ${query.get('state') ?? ''}</p>`);
+    // The integration's own page, on another site than the app's: a link to connect it.
+    if (url.pathname === '/start')
+      return res.end(`<!doctype html><title>Integration</title><a href="${url.searchParams.get('to')}">Connect Ringbook</a>`);
+    res.end(`<!doctype html><title>Integration</title><h1>Back at the integration</h1><p>state ${url.searchParams.get('state') ?? ''}</p>`);
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   callback = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/callback`;
@@ -101,5 +104,14 @@ test('the vendor registers an integration, a member allows it and the integratio
   await member.getByRole('alertdialog').getByRole('button', { name: 'Disconnect' }).click();
   await expect(member.getByText('No integration is connected to your account.')).toBeVisible();
   expect((await me(accessToken)).status()).toBe(401);
+
+  // Connecting again from the integration's own site (localhost is another site than 127.0.0.1): the member, signed in
+  // already, goes straight to the consent screen (its SameSite=Strict cookie still reaches the app's own requests).
+  const authorize = `${new URL(page.url()).origin}/oauth/authorize?${new URLSearchParams({ client_id: clientId, redirect_uri: callback, response_type: 'code', state: 'again' })}`;
+  await member.goto(`${callback.replace('127.0.0.1', 'localhost').replace('/callback', '/start')}?to=${encodeURIComponent(authorize)}`);
+  await member.getByRole('link', { name: 'Connect Ringbook' }).click();
+  await member.getByRole('button', { name: 'Allow' }).click();
+  await expect(member.getByRole('heading', { name: 'Back at the integration' })).toBeVisible();
+  expect(new URL(member.url()).searchParams.get('state')).toBe('again');
   await integration.dispose();
 });
