@@ -5,12 +5,14 @@ import helmet from 'helmet';
 import { authRouter } from './auth/auth.router.js';
 import { authenticate } from './auth/middleware.js';
 import type { OpenStreams } from './auth/open-streams.js';
+import { oauthRouter } from './auth/oauth.router.js';
 import type { Config } from './config.js';
 import { ping, type Store } from './db/database.js';
 import { notFound } from './lib/errors.js';
 import { notFoundRoute, parseBodies, renderErrors, requestLogging, stripTrailingSlash } from './lib/http.js';
 import type { Logger } from './lib/logger.js';
 import type { RecordCache } from './lib/record-cache.js';
+import { accessTokensRouter } from './modules/tokens/tokens.router.js';
 import { bulkJobsRouter } from './modules/bulk-jobs/bulk-jobs.router.js';
 import type { BulkJobsDeps } from './modules/bulk-jobs/bulk-jobs.service.js';
 import { callsRouter } from './modules/calls/calls.router.js';
@@ -29,6 +31,7 @@ import type { DialerRuntime } from './modules/dial-sessions/dialer-runtime.js';
 import { dialSessionsRouter } from './modules/dial-sessions/dial-sessions.router.js';
 import { ssoRouter } from './modules/dial-sessions/sso.router.js';
 import { dialSettingsRouter } from './modules/dial-settings/dial-settings.router.js';
+import { integrationsRouter } from './modules/integrations/integrations.router.js';
 import { foldersRouter } from './modules/folders/folders.router.js';
 import { membersRouter } from './modules/members/members.router.js';
 import { clockRouter, tranquilityRouter } from './modules/system/system.router.js';
@@ -98,13 +101,14 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
     transcriptsRouter({ store }),
     clockRouter(),
   );
-  rest.use(callsRouter({ store, config }));
+  rest.use(callsRouter({ store, config }), integrationsRouter({ store }), accessTokensRouter({ store }));
   rest.use(notFoundRoute);
   app.use('/rest/1', rest);
 
   // The contract's one path outside /rest/1: the full transcript.
   app.use('/api/rest', noStore, authenticate({ store, config }), transcriptsRouter({ store }), notFoundRoute);
   app.use('/auth', noStore, parseBodies, authRouter({ store, config, secretKey, streams }));
+  app.use('/oauth', noStore, oauthRouter({ store, config, secretKey }));
   app.use('/carrier', noStore, carrierRouter({ ...dialing, recordings }));
   app.use(['/rest', '/auth', '/oauth', '/carrier'], notFoundRoute);
 

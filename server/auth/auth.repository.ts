@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import { prepared } from '../db/prepared.js';
-import type { Member } from '../db/schema.js';
+import type { Member, TokenKind } from '../db/schema.js';
 
 /*
  * The store reads and writes of access: who a token or session belongs to, who is in whose team. Modules use
@@ -53,14 +53,26 @@ export async function teamIdsWithHistory(db: Db, memberId: number): Promise<numb
   return (await team(db, 'history', { memberId })).map((r) => r.id);
 }
 
-export type TokenHolder = Member & { expires_at: string | null; revoked_at: string | null };
+export type TokenHolder = Member & {
+  token_id: number;
+  token_kind: TokenKind;
+  expires_at: string | null;
+  revoked_at: string | null;
+  last_used_at: string | null;
+};
 
 const tokenHolder = prepared<null, { hash: string }, TokenHolder>('token holder', (db, _, p) =>
   db
     .selectFrom('access_tokens')
     .innerJoin('members', 'members.id', 'access_tokens.member_id')
     .selectAll('members')
-    .select(['access_tokens.expires_at', 'access_tokens.revoked_at'])
+    .select([
+      'access_tokens.id as token_id',
+      'access_tokens.kind as token_kind',
+      'access_tokens.expires_at',
+      'access_tokens.revoked_at',
+      'access_tokens.last_used_at',
+    ])
     .where('access_tokens.token_hash', '=', p.hash)
     .where('members.removed_at', 'is', null),
 );
@@ -68,8 +80,35 @@ const tokenHolder = prepared<null, { hash: string }, TokenHolder>('token holder'
 /** The member a token hash belongs to, with the token's expiry and revocation, in one query. */
 export const findTokenHolder = async (db: Db, hash: string): Promise<TokenHolder | undefined> => (await tokenHolder(db, null, { hash }))[0];
 
-export async function insertAccessToken(db: Db, memberId: number, hash: string, kind: 'personal' | 'oauth', at: string) {
-  await db.insertInto('access_tokens').values({ member_id: memberId, token_hash: hash, kind, created_at: at }).execute();
+export type NewToken = { grantId?: number; name?: string; expiresAt?: string };
+
+export async function insertAccessToken(db: Db, memberId: number, hash: string, kind: TokenKind, at: string, more: NewToken = {}) {
+  return db
+    .insertInto('access_tokens')
+    .values({
+      member_id: memberId,
+      token_hash: hash,
+      kind,
+      created_at: at,
+      grant_id: more.grantId ?? null,
+      name: more.name ?? null,
+      expires_at: more.expiresAt ?? null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+}
+
+/**
+ * Notes that a token was used at `at`, unless that was noted since `since` already: one write a minute per token at
+ * most, and two servers noting it at once write it once.
+ */
+export async function touchToken(tx: Db, id: number, at: string, since: string) {
+  await tx
+    .updateTable('access_tokens')
+    .set({ last_used_at: at })
+    .where('id', '=', id)
+    .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<=', since)]))
+    .execute();
 }
 
 /** Of these session id hashes, the ones still signed in at `at`: not past their end, not idle since `idleSince`. */
@@ -117,7 +156,7 @@ export async function deleteSessionsOf(tx: Db, memberId: number, exceptIdHash?: 
 }
 
 /** Revokes a member's tokens that still work (of one kind, or all). */
-export async function revokeTokensOf(tx: Db, memberId: number, at: string, kind?: 'personal' | 'oauth') {
+export async function revokeTokensOf(tx: Db, memberId: number, at: string, kind?: TokenKind) {
   let q = tx.updateTable('access_tokens').set({ revoked_at: at }).where('member_id', '=', memberId).where('revoked_at', 'is', null);
   if (kind) q = q.where('kind', '=', kind);
   await q.execute();

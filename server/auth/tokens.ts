@@ -1,11 +1,17 @@
 import crypto from 'node:crypto';
-import type { Db } from '../db/database.js';
+import type { Db, Store } from '../db/database.js';
 import type { Member } from '../db/schema.js';
 import { DomainError } from '../lib/errors.js';
-import { now } from '../lib/time.js';
-import { findTokenHolder, insertAccessToken } from './auth.repository.js';
+import { addSeconds, now } from '../lib/time.js';
+import { findTokenHolder, insertAccessToken, touchToken } from './auth.repository.js';
 
 export const sha256 = (value: string) => crypto.createHash('sha256').update(value).digest('hex');
+
+/** A new secret of 256 random bits, with a prefix that says what it is (rbp_ a personal token, rbo_ an OAuth one...). */
+export const randomSecret = (prefix: string) => `${prefix}_${crypto.randomBytes(32).toString('base64url')}`;
+
+/** Compares two SHA-256 hex digests in constant time. */
+export const sameHash = (a: string, b: string) => a.length === b.length && crypto.timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
 /**
  * A member's personal access token: 256 bits of HMAC under the server key. The store keeps only its
@@ -21,13 +27,27 @@ export async function issuePersonalToken(db: Db, key: Buffer, member: Pick<Membe
   await insertAccessToken(db, member.id, sha256(personalToken(key, member)), 'personal', now());
 }
 
-/** Resolves a presented bearer token to its member in one query, or refuses it as unknown or expired. */
-export async function memberForToken(db: Db, token: string): Promise<Member> {
-  const row = await findTokenHolder(db, sha256(token));
+/*
+ * Writing last_used_at on every request would make every read a write: a minute is as precise as "last used" needs.
+ * Only the tokens whose last use is shown (named and OAuth ones) note it; the derived personal token, which scripts and
+ * the vendor's integrations use all day, writes nothing.
+ */
+const TOUCH_AFTER_SECONDS = 60;
+
+/**
+ * Resolves a presented bearer token to its member in one query, or refuses it as unknown, revoked or expired. It reads
+ * the store every time (no cache in the process), so a token revoked on any server is refused from the next request.
+ */
+export async function memberForToken(store: Store, token: string): Promise<Member> {
+  const row = await findTokenHolder(store.db, sha256(token));
   if (!row || row.revoked_at)
     throw new DomainError('unknown_token', 'The access token is not valid. Send a current token as "Authorization: Bearer <token>".');
-  if (row.expires_at && row.expires_at <= now())
+  const at = now();
+  if (row.expires_at && row.expires_at <= at)
     throw new DomainError('expired_token', 'The access token has expired. Refresh it or ask for a new one.');
-  const { expires_at: _expires, revoked_at: _revoked, ...member } = row;
+  const since = addSeconds(at, -TOUCH_AFTER_SECONDS);
+  if (row.token_kind !== 'personal' && (!row.last_used_at || row.last_used_at <= since))
+    await store.write((tx) => touchToken(tx, row.token_id, at, since));
+  const { expires_at: _expires, revoked_at: _revoked, token_id: _id, token_kind: _kind, last_used_at: _used, ...member } = row;
   return member;
 }

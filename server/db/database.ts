@@ -38,6 +38,7 @@ import * as expectedRecordings from './migrations/0020-expected-recordings.js';
 import * as passes from './migrations/0021-passes.js';
 import * as countStripes from './migrations/0022-count-stripes.js';
 import * as searchOwners from './migrations/0023-search-owners.js';
+import * as oauth from './migrations/0024-oauth.js';
 import * as dispositionEmails from './migrations/0025-disposition-emails.js';
 import { GroupCommit } from './group-commit.js';
 import { isPostgresUrl, openPostgres } from './postgres-store.js';
@@ -83,6 +84,7 @@ export const migrations: Record<string, Migration> = {
   '0021-passes': passes,
   '0022-count-stripes': countStripes,
   '0023-search-owners': searchOwners,
+  '0024-oauth': oauth,
   '0025-disposition-emails': dispositionEmails,
 };
 

@@ -46,13 +46,70 @@ export type MembersTable = {
   removed_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
 };
 
+/**
+ * Bearer tokens by kind: 'personal', the one derived per member and generation (auth/tokens.ts); 'named', those a
+ * member makes on its settings (name, last used); 'oauth', issued to an integration under a grant (migration 0024).
+ */
+export type TokenKind = 'personal' | 'named' | 'oauth';
+
 export type AccessTokensTable = {
   id: Id;
   member_id: number;
   token_hash: string;
-  kind: 'personal' | 'oauth';
+  kind: TokenKind;
   created_at: Timestamp;
   expires_at: Timestamp | null;
+  revoked_at: Timestamp | null;
+  grant_id: number | null;
+  name: string | null;
+  /** Written at most once a minute per token (auth/tokens.ts), not on every request. */
+  last_used_at: Timestamp | null;
+};
+
+/** An integration an organisation's vendor registered: its secret's SHA-256 and its exact redirect URIs (a JSON list). */
+export type OauthClientsTable = {
+  id: Id;
+  org_id: number;
+  name: string;
+  client_id: string;
+  secret_hash: string;
+  redirect_uris: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  deleted_at: Timestamp | null;
+};
+
+/** An authorization code (its SHA-256), given at consent, redeemed once. */
+export type OauthCodesTable = {
+  id: Id;
+  code_hash: string;
+  client_id: number;
+  member_id: number;
+  redirect_uri: string;
+  /** PKCE's S256 challenge, when the client sent one. */
+  code_challenge: string | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+};
+
+/** The tokens issued from one code: revoked as one (disconnect, a code or refresh token used twice). */
+export type OauthGrantsTable = {
+  id: Id;
+  client_id: number;
+  member_id: number;
+  code_id: number;
+  created_at: Timestamp;
+  revoked_at: Timestamp | null;
+};
+
+export type OauthRefreshTokensTable = {
+  id: Id;
+  grant_id: number;
+  token_hash: string;
+  created_at: Timestamp;
+  /** Set when it was exchanged for the next one: presenting it again revokes the grant. */
+  used_at: Timestamp | null;
   revoked_at: Timestamp | null;
 };
 
@@ -516,6 +573,10 @@ export type Database = {
   organisations: OrganisationsTable;
   members: MembersTable;
   access_tokens: AccessTokensTable;
+  oauth_clients: OauthClientsTable;
+  oauth_codes: OauthCodesTable;
+  oauth_grants: OauthGrantsTable;
+  oauth_refresh_tokens: OauthRefreshTokensTable;
   sessions: SessionsTable;
   sign_in_attempts: SignInAttemptsTable;
   folders: FoldersTable;

@@ -59,3 +59,24 @@ export const stale = (field: string, reason: string) => new DomainError('stale',
 export const unsupportedContent = (field: string, reason: string) => new DomainError('unsupported_content', reason, { field });
 export const unprocessable = (field: string, reason: string) => new DomainError('unprocessable', reason, { field });
 export const rateLimited = (reason: string, retryAfterSeconds: number) => new DomainError('rate_limited', reason, { retryAfterSeconds });
+
+/** RFC 6749's error codes (5.2 and 4.1.2.1): the OAuth endpoints answer them instead of the envelope. */
+export type OAuthErrorCode =
+  | 'invalid_request'
+  | 'invalid_client'
+  | 'invalid_grant'
+  | 'unauthorized_client'
+  | 'unsupported_grant_type'
+  | 'unsupported_response_type'
+  | 'access_denied';
+
+/** A refusal of the OAuth token endpoints, in the RFC's words: `{ error, error_description }`. */
+export class OAuthError extends Error {
+  constructor(
+    readonly code: OAuthErrorCode,
+    description: string,
+  ) {
+    super(description);
+    this.name = 'OAuthError';
+  }
+}

@@ -1,4 +1,4 @@
-import type { DomainError, ErrorKind } from './errors.js';
+import type { DomainError, ErrorKind, OAuthError, OAuthErrorCode } from './errors.js';
 
 /**
  * How refusals look on the wire. `code` is the contract's debug code: the HTTP status times 100 plus a sub-code. The
@@ -87,4 +87,22 @@ export function fromDomainError(error: DomainError): ApiError {
   }));
   const headers: Record<string, string> = error.retryAfterSeconds === undefined ? {} : { 'Retry-After': String(error.retryAfterSeconds) };
   return new ApiError(BY_KIND[error.kind].status, debugCodes, headers);
+}
+
+/** RFC 6749 5.2: a failed client authentication is 401 (with a challenge), every other refusal 400. */
+const OAUTH_STATUS: Record<OAuthErrorCode, number> = {
+  invalid_request: 400,
+  invalid_client: 401,
+  invalid_grant: 400,
+  unauthorized_client: 400,
+  unsupported_grant_type: 400,
+  unsupported_response_type: 400,
+  access_denied: 400,
+};
+
+/** An OAuth refusal as the RFC answers it: status, headers and `{ error, error_description }`. */
+export function fromOAuthError(error: OAuthError) {
+  const status = OAUTH_STATUS[error.code];
+  const headers: Record<string, string> = status === 401 ? { 'WWW-Authenticate': 'Basic realm="ringbook", charset="UTF-8"' } : {};
+  return { status, headers, body: { error: error.code, error_description: error.message } };
 }

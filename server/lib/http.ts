@@ -5,8 +5,8 @@ import qs from 'qs';
 import { CommitUncertain, isPostgresConstraintError, isPostgresTimeout, isPostgresUnavailable } from '../db/dialect.js';
 import { isSqliteError } from '../db/group-commit.js';
 import type { Logger } from './logger.js';
-import { DomainError } from './errors.js';
-import { ApiError, Codes, fromDomainError } from './http-errors.js';
+import { DomainError, OAuthError } from './errors.js';
+import { ApiError, Codes, fromDomainError, fromOAuthError } from './http-errors.js';
 
 const BODY_LIMIT = '1mb';
 
@@ -123,6 +123,11 @@ const GENERIC_REASONS: Record<number, string> = {
 
 /** The one error middleware: every refusal and every failure leaves in the contract's error envelope. */
 export const renderErrors: ErrorRequestHandler = (error: unknown, req, res, _next) => {
+  if (error instanceof OAuthError) {
+    const answer = fromOAuthError(error);
+    if (!res.headersSent) res.set(answer.headers).status(answer.status).json(answer.body);
+    return;
+  }
   const apiError = toApiError(error as BodyParserError);
   if (apiError.status >= 500) (req.log ?? console).error({ err: error }, 'request failed');
   if (res.headersSent) return;

@@ -54,6 +54,8 @@ const ids = {
   field: 0,
   trashed: 0,
   job: 0,
+  integration: 0,
+  token: 0,
 };
 const PAGING = ['page', 'page_size'];
 const contactBody = () => ({
@@ -230,6 +232,20 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'GET', path: () => '/rest/1/dispositions' },
   { method: 'GET', path: () => '/rest/1/clock' },
   { method: 'DELETE', path: () => '/rest/1/phonenumber/2125550100' },
+  { method: 'GET', path: () => '/rest/1/integrations' },
+  { method: 'POST', path: () => '/rest/1/integrations', body: () => ({ name: 'Fuzz CRM', redirect_uris: ['https://crm.example.com/cb'] }) },
+  {
+    method: 'PUT',
+    path: () => `/rest/1/integrations/${ids.integration}`,
+    body: () => ({ name: 'Renamed CRM', redirect_uris: ['https://crm.example.com/other'] }),
+  },
+  { method: 'POST', path: () => `/rest/1/integrations/${ids.integration}/secret` },
+  { method: 'DELETE', path: () => `/rest/1/integrations/${ids.integration}` },
+  { method: 'GET', path: () => '/rest/1/connections' },
+  { method: 'DELETE', path: () => `/rest/1/connections/${ids.integration}` },
+  { method: 'GET', path: () => '/rest/1/tokens', params: ['entire_team'] },
+  { method: 'POST', path: () => '/rest/1/tokens', body: () => ({ name: 'Fuzz token' }) },
+  { method: 'DELETE', path: () => `/rest/1/tokens/${ids.token}` },
 ];
 
 /** Values a client might send by mistake or on purpose. */
@@ -368,6 +384,12 @@ async function detailTargets(vendor: Caller) {
   const job = await vendor.post('/rest/1/bulkjobs', { action: 'trash', contact_user_ids: [ids.trashed] });
   ids.job = Number(job.body.job.bulk_job_id);
   await jobDone(String(ids.job));
+  const integration = await vendor.post('/rest/1/integrations', {
+    name: `Target ${targets}`,
+    redirect_uris: ['https://crm.example.com/cb'],
+  });
+  ids.integration = Number(integration.body.integrations.integrations.integration_id);
+  ids.token = Number((await vendor.post('/rest/1/tokens', { name: `Target ${targets}` })).body.tokens.tokens.token_id);
 }
 
 async function jobDone(id: string) {

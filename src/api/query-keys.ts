@@ -40,3 +40,15 @@ export const contentKeys = {
   all: ['content'] as const,
   list: () => [...contentKeys.all, 'list'] as const,
 };
+
+export const integrationKeys = {
+  all: ['integrations'] as const,
+  list: () => [...integrationKeys.all, 'list'] as const,
+  connections: () => [...integrationKeys.all, 'connections'] as const,
+  consent: (query: string) => [...integrationKeys.all, 'consent', query] as const,
+};
+
+export const tokenKeys = {
+  all: ['tokens'] as const,
+  list: (entireTeam: boolean) => [...tokenKeys.all, 'list', { entireTeam }] as const,
+};

@@ -27,6 +27,11 @@ export function createAppRouter() {
           path: 'admin/custom-fields',
           lazy: async () => ({ Component: (await import('./routes/admin-custom-fields')).AdminCustomFieldsRoute }),
         },
+        {
+          path: 'admin/integrations',
+          lazy: async () => ({ Component: (await import('./routes/admin-integrations')).AdminIntegrationsRoute }),
+        },
+        { path: 'authorize', lazy: async () => ({ Component: (await import('./routes/authorize')).AuthorizeRoute }) },
         { path: 'admin/members', lazy: async () => ({ Component: (await import('./routes/admin-members')).AdminMembersRoute }) },
         { path: 'dialer/:id', lazy: async () => ({ Component: (await import('./routes/dialer')).DialerRoute }) },
         { path: 'calls', lazy: async () => ({ Component: (await import('./routes/calls')).CallsRoute }) },

@@ -1,4 +1,5 @@
 import { pruneSignInCounts, pruneWebSessions } from '../../auth/auth.repository.js';
+import { pruneUnusedCodes } from '../../auth/oauth.repository.js';
 import { WINDOW_SECONDS } from '../../auth/login-throttle.js';
 import { pruneCallbacks } from '../../callbacks/outbox.repository.js';
 import { nextTurn } from '../../db/chunks.js';
@@ -37,6 +38,7 @@ const TASKS: Record<string, Task> = {
   bulkJobs: (tx, atMs, limit) => pruneBulkJobs(tx, toTimestamp(new Date(atMs - RETENTION_DAYS.bulkJobs * DAY_MS)), limit),
   webSessions: (tx, atMs, limit) => pruneWebSessions(tx, toTimestamp(new Date(atMs)), limit),
   signInCounts: (tx, atMs, limit) => pruneSignInCounts(tx, toTimestamp(new Date(atMs - WINDOW_SECONDS * 1000)), limit),
+  oauthCodes: (tx, atMs, limit) => pruneUnusedCodes(tx, toTimestamp(new Date(atMs - DAY_MS)), limit),
   expectedRecordings: (tx, atMs, limit) => giveUpExpected(tx, atMs, limit),
 };
 
@@ -45,7 +47,7 @@ export type PassResult = Record<string, number> & { recordings: number };
 
 /**
  * Deletes what has served its purpose, so the tables that grow with use (the callback outbox, dial events, bulk jobs,
- * web sessions, sign-in counts) stay the size of their retention, not of the product's age, and recordings and their
+ * web sessions, sign-in counts, OAuth codes never redeemed) stay the size of their retention, not of the product's age, and recordings and their
  * transcripts go after their organisation's retention (recording-retention.ts). Every process runs a lease loop over
  * one pass (lib/pass-task.ts): the pass's row says when the next is due (an hour after the last), and the server that
  * claims it passes while the others find it leased, on either store. A process first looks a few minutes after it

@@ -148,6 +148,7 @@ it('a pass deletes settled callbacks and e-mails, old dial events, finished jobs
     bulkJobs: old.bulk_jobs,
     webSessions: old.sessions,
     signInCounts: closedWindows,
+    oauthCodes: 0,
     expectedRecordings: 0,
     recordings: 0,
   });
@@ -170,6 +171,7 @@ it('a pass deletes settled callbacks and e-mails, old dial events, finished jobs
     bulkJobs: 0,
     webSessions: 0,
     signInCounts: 0,
+    oauthCodes: 0,
     expectedRecordings: 0,
     recordings: 0,
   });

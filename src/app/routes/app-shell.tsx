@@ -23,7 +23,11 @@ function navItemsFor(role: MemberRecord['role']): NavItem[] {
     { to: '/settings', label: 'Settings' },
   ];
   if (role === 'vendor') {
-    items.push({ to: '/admin/tags', label: 'Tags' }, { to: '/admin/custom-fields', label: 'Custom fields' });
+    items.push(
+      { to: '/admin/tags', label: 'Tags' },
+      { to: '/admin/custom-fields', label: 'Custom fields' },
+      { to: '/admin/integrations', label: 'Integrations' },
+    );
   }
   if (role === 'vendor' || role === 'manager') items.push({ to: '/admin/members', label: 'Members' });
   return items;

@@ -7,13 +7,16 @@ import { errorMessage } from '../../lib/api-client';
 import type { DialSettingsRecord } from '../../../server/contracts/dial-settings';
 import { useSession } from '../auth/use-session';
 import { MessageLibrarySection } from '../messages/message-library';
+import { ConnectionsSection } from '../integrations/connections-section';
+import { TokensSection } from '../tokens/tokens-section';
 import { VoicemailLibrarySection } from '../voicemails/voicemail-library';
 import { CallbackSecretSection } from './callback-secret';
 import { SettingsFormView } from './settings-form';
 
 /**
  * /settings: the member's dial settings; the organisation's recording settings and callback secret for the vendor;
- * the message library (the disposition e-mails) and the voicemail library.
+ * the message library (the disposition e-mails) and the voicemail library; the integrations the member connected and
+ * its personal access tokens (the vendor: everyone's).
  */
 export function SettingsScreen() {
   const { member } = useSession();
@@ -55,6 +58,8 @@ export function SettingsScreen() {
       {/* The libraries load on their own: writing a message or recording a greeting does not wait for the dial settings. */}
       <MessageLibrarySection />
       <VoicemailLibrarySection />
+      <ConnectionsSection />
+      <TokensSection vendor={vendor} />
     </div>
   );
 }

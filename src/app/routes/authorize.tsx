@@ -1,0 +1,5 @@
+import { ConsentScreen } from '../../features/integrations/consent-screen';
+
+export function AuthorizeRoute() {
+  return <ConsentScreen />;
+}
