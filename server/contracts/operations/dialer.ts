@@ -1,9 +1,7 @@
-import { callReadQuery, listCallsQuery } from '../calls.js';
 import {
   callActionBody,
   callIdParam,
   callQuery,
-  contentQuery,
   createDialSessionBody,
   type DialAction,
   dialSessionIdParam,
@@ -12,16 +10,13 @@ import {
   eventsQuery,
   listDialSessionsQuery,
   noteActionBody,
-  recordingIdParam,
-  transcriptIdParam,
   usageBreakdownQuery,
   usageQuery,
   voicemailActionBody,
 } from '../dial-sessions.js';
 import { updateDialSettingsBody } from '../dial-settings.js';
-import { renameVoicemailBody, uploadVoicemailQuery } from '../voicemails.js';
-import { type Operation, operations } from './operation.js';
-import { callItem, dialSessionItem, listedCallItem, usageDayItem, usageDispositionItem, usageItem, voicemailItem } from './dial-records.js';
+import { audio, type Operation, operations } from './operation.js';
+import { callItem, dialSessionItem, usageDayItem, usageDispositionItem, usageItem } from './dial-records.js';
 
 const tag = 'Dial sessions';
 const screen = 'The web app’s dialer screen.';
@@ -31,7 +26,6 @@ const live = {
   about: 'The session as the dialer screen shows it: its state, call, contact and queue.',
 } as const;
 const call = { status: 200, nested: 'call', inner: 'call', item: callItem } as const;
-const audio = { status: 200, media: 'audio/*', about: 'The audio; Range requests answer 206 with the part asked for.' } as const;
 
 /** POST /dialsession/{id}/{action}: one documented operation per action, each with the body it reads. */
 const action = (name: DialAction, summary: string, body?: Operation['body']): Operation => ({
@@ -173,106 +167,4 @@ export const dialerOperations = operations([
   action('voicemail', 'Drop a voicemail', voicemailActionBody),
   action('end', 'End the session'),
   action('note', 'Add a note to the contact on screen', noteActionBody),
-  {
-    method: 'get',
-    route: '/calls',
-    tag: 'Calls',
-    summary: 'List calls across sessions',
-    extension: 'The calls screen.',
-    query: listCallsQuery,
-    answer: { status: 200, list: 'calls', item: listedCallItem },
-  },
-  {
-    method: 'get',
-    route: '/calls/:call_id',
-    tag: 'Calls',
-    summary: 'Get a call as the list shows it',
-    extension: 'The call viewer.',
-    params: callIdParam,
-    query: callReadQuery,
-    answer: { status: 200, nested: 'call', inner: 'call', item: listedCallItem },
-  },
-  {
-    method: 'get',
-    route: '/transcripts/:transcript_id',
-    tag: 'Calls',
-    summary: 'A full transcript',
-    description: 'Also at /api/rest/transcript/{transcript_id}, as the contract has it.',
-    params: transcriptIdParam,
-    answer: { status: 200, record: 'transcript', about: 'The summary’s fields, then segments by speaker with times and words.' },
-  },
-  {
-    method: 'get',
-    route: '/transcript/:transcript_id',
-    tag: 'Calls',
-    summary: 'A full transcript (the contract’s singular path)',
-    params: transcriptIdParam,
-    answer: { status: 200, record: 'transcript', about: 'As /transcripts/{transcript_id}.' },
-  },
-  {
-    method: 'get',
-    route: '/content',
-    tag: 'Library',
-    summary: 'The message library',
-    query: contentQuery,
-    answer: {
-      status: 200,
-      nested: 'content',
-      inner: 'emails',
-      about:
-        'The messages (cm_content_id, display_name, description, message_id, display_order, system_message, type) beside the paging fields.',
-    },
-  },
-  {
-    method: 'get',
-    route: '/voicemails',
-    tag: 'Library',
-    summary: 'The voicemail library',
-    answer: { status: 200, list: 'voicemails', item: voicemailItem },
-  },
-  {
-    method: 'post',
-    route: '/voicemails',
-    tag: 'Library',
-    summary: 'Upload a voicemail greeting',
-    extension: 'The voicemail library on Settings.',
-    query: uploadVoicemailQuery,
-    rawBody: { media: 'audio/*', about: 'The audio file itself (the bytes decide its type), up to 12 MB and 2 minutes.' },
-    answer: { status: 201, record: 'voicemails', item: voicemailItem },
-  },
-  {
-    method: 'put',
-    route: '/voicemails/:recording_id',
-    tag: 'Library',
-    summary: 'Rename a voicemail greeting',
-    extension: 'The voicemail library on Settings.',
-    params: recordingIdParam,
-    body: renameVoicemailBody,
-    answer: { status: 200, record: 'voicemails', item: voicemailItem },
-  },
-  {
-    method: 'delete',
-    route: '/voicemails/:recording_id',
-    tag: 'Library',
-    summary: 'Delete a voicemail greeting',
-    extension: 'The voicemail library on Settings.',
-    params: recordingIdParam,
-    answer: { status: 204 },
-  },
-  {
-    method: 'get',
-    route: '/voicemails/:recording_id/audio',
-    tag: 'Library',
-    summary: "A greeting's audio",
-    extension: 'The voicemail library’s players.',
-    params: recordingIdParam,
-    answer: audio,
-  },
-  {
-    method: 'get',
-    route: '/dispositions',
-    tag: 'Library',
-    summary: 'Disposition sets',
-    answer: { status: 200, list: 'dispositions', about: 'Each set with its statuses (disposition_id, status, key, connected, shortcut).' },
-  },
 ]);

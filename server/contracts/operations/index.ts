@@ -2,6 +2,7 @@ import { catalogOperations } from './catalog.js';
 import { contactDetailOperations } from './contact-details.js';
 import { contactOperations } from './contacts.js';
 import { dialerOperations } from './dialer.js';
+import { libraryOperations, transcriptOutsideRest } from './library.js';
 import { oauthOperations } from './oauth.js';
 import type { Operation } from './operation.js';
 import { systemOperations } from './system.js';
@@ -12,11 +13,13 @@ export const restOperations: Operation[] = [
   ...contactDetailOperations,
   ...catalogOperations,
   ...dialerOperations,
+  ...libraryOperations,
   ...systemOperations,
 ];
 
 /** The API's parts, each below its prefix. */
 export const apiParts = [
   { prefix: '/rest/1', operations: restOperations },
+  { prefix: '/api/rest', operations: transcriptOutsideRest },
   { prefix: '/oauth', operations: oauthOperations },
 ];

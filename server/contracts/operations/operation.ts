@@ -51,3 +51,10 @@ export type Operation = {
 
 /** Lists keep their literal types tidy without repeating `satisfies` in each file. */
 export const operations = (list: Operation[]) => list;
+
+/** What the audio routes answer (a recording, a greeting). */
+export const audio = {
+  status: 200,
+  media: 'audio/*',
+  about: 'The audio; a Range request is answered 206 with the part asked for.',
+} as const;

@@ -3,7 +3,8 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import type { Express } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../app.js';
-import { restOperations } from '../../contracts/operations/index.js';
+import { DIAL_ACTIONS } from '../../contracts/dial-sessions.js';
+import { apiParts, restOperations } from '../../contracts/operations/index.js';
 import { serverWithTeam, type Team, type TestServer } from '../../test/harness.js';
 
 let server: TestServer;
@@ -58,6 +59,16 @@ describe('the API described', () => {
       [...described].filter((r) => !routes.has(r)),
       'described routes the server does not have',
     ).toEqual([]);
+  });
+
+  it('describes the routes outside /rest/1 the server has, and each dial-session action', () => {
+    const routes = new Set(routesOf((createApp(server.ctx) as unknown as { router: { stack: Layer[] } }).router.stack));
+    const outside = apiParts
+      .filter((p) => p.prefix === '/api/rest')
+      .flatMap((p) => p.operations.map((op) => `${op.method.toUpperCase()} ${p.prefix}${op.route}`));
+    expect(outside.filter((r) => !routes.has(r))).toEqual([]);
+    const actions = restOperations.filter((op) => op.route === '/dialsession/:dialsession_id/:action').map((op) => op.fixed?.action);
+    expect(actions.sort()).toEqual([...DIAL_ACTIONS].sort());
   });
 
   it('is a valid OpenAPI 3.1 document', async () => {

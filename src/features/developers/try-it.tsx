@@ -18,7 +18,7 @@ function urlOf(endpoint: Endpoint, values: Record<string, string>): { url: strin
 
 /** Why an operation cannot be tried from here, if it cannot. */
 export function tryItUnavailable(endpoint: Endpoint): string | undefined {
-  if (!endpoint.path.startsWith('/rest/1/'))
+  if (!/^\/(rest\/1|api\/rest)\//.test(endpoint.path))
     return 'Try it sends API requests only; the OAuth endpoints are for an integration’s own flow.';
   if (endpoint.operation.responses['200']?.content?.['text/event-stream']) return 'Try it does not open event streams.';
   if (endpoint.operation.requestBody && !endpoint.operation.requestBody.content['application/json'])
