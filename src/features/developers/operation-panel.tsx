@@ -1,7 +1,8 @@
 import { useId, useState } from 'react';
-import type { ApiOperation, Endpoint } from '../../api/openapi';
-import { SchemaView, typeLabel } from './schema-view';
-import { TryIt, tryItUnavailable } from './try-it';
+import type { ApiOperation, Endpoint, Parameter } from '../../api/openapi';
+import { tryItUnavailable, typeLabel } from './reference-model';
+import { SchemaView } from './schema-view';
+import { TryIt } from './try-it';
 
 const METHOD_TONES: Record<Endpoint['method'], string> = {
   get: 'bg-sky-100 text-sky-800',
@@ -9,6 +10,9 @@ const METHOD_TONES: Record<Endpoint['method'], string> = {
   put: 'bg-amber-100 text-amber-800',
   delete: 'bg-red-100 text-red-800',
 };
+
+/** A parameter's description without the "Extension." its badge already says. */
+const said = (p: Parameter) => (p.description ?? p.schema.description ?? '').replace(/^Extension\.\s*/, '');
 
 const isExtension = (op: ApiOperation) => op['x-ringbook-extension'] === true;
 
@@ -24,7 +28,7 @@ function Parameters({ operation }: { operation: ApiOperation }) {
             <span className="font-mono text-indigo-700">{typeLabel(p.schema)}</span>
             {p.required && <span className="ml-1 rounded bg-amber-50 px-1 text-amber-800">required</span>}
             {p['x-ringbook-extension'] && <span className="ml-1 rounded bg-violet-50 px-1 text-violet-800">extension</span>}
-            {p.description && <span className="text-zinc-600"> — {p.description.replace(/^Extension\.\s*/, '')}</span>}
+            {said(p) && <span className="text-zinc-600"> — {said(p)}</span>}
           </li>
         ))}
       </ul>

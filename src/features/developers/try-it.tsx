@@ -1,30 +1,10 @@
 import { useMutation } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { type Endpoint, sendTryIt, type TryItRequest } from '../../api/openapi';
+import { urlOf } from './reference-model';
 import { Button } from '../../components/ui/button';
 import { TextareaField, TextField } from '../../components/ui/text-field';
 import { errorMessage } from '../../lib/api-client';
-
-/** The request's URL: path parameters filled in, query parameters given added; or which required one is missing. */
-function urlOf(endpoint: Endpoint, values: Record<string, string>): { url: string } | { missing: string } {
-  const params = endpoint.operation.parameters;
-  const missing = params.find((p) => p.required && !values[p.name]?.trim());
-  if (missing) return { missing: missing.name };
-  const path = endpoint.path.replace(/\{(\w+)\}/g, (_match, name: string) => encodeURIComponent(values[name]!.trim()));
-  const query = new URLSearchParams();
-  for (const p of params) if (p.in === 'query' && values[p.name]?.trim()) query.set(p.name, values[p.name]!.trim());
-  return { url: query.size ? `${path}?${query}` : path };
-}
-
-/** Why an operation cannot be tried from here, if it cannot. */
-export function tryItUnavailable(endpoint: Endpoint): string | undefined {
-  if (!/^\/(rest\/1|api\/rest)\//.test(endpoint.path))
-    return 'Try it sends API requests only; the OAuth endpoints are for an integration’s own flow.';
-  if (endpoint.operation.responses['200']?.content?.['text/event-stream']) return 'Try it does not open event streams.';
-  if (endpoint.operation.requestBody && !endpoint.operation.requestBody.content['application/json'])
-    return 'Try it sends JSON bodies only; this operation takes a file.';
-  return undefined;
-}
 
 /** Sends the operation with the pasted token and shows the status and body the server answered. */
 export function TryIt({ endpoint, token }: { endpoint: Endpoint; token: string }) {
