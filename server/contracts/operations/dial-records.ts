@@ -6,10 +6,12 @@ import {
   type CallRecord,
   DIAL_SESSION_STATUSES,
   type DialSessionRecord,
+  type TranscriptRecord,
   type UsageDayRecord,
   type UsageDispositionRecord,
   type UsageRecord,
 } from '../dial-sessions.js';
+import { type DialSettingsRecord, MESSAGE_KEYS } from '../dial-settings.js';
 import type { ClockRecord } from '../system.js';
 import type { VoicemailRecord } from '../voicemails.js';
 import type { Same } from './records.js';
@@ -76,6 +78,46 @@ export const callItem = z.object({
     .describe('Extension.'),
   transcript_reason: s.nullable().describe('Extension.'),
 });
+const speaker = { speaker: s, speaker_label: z.enum(['member', 'contact']) };
+export const transcriptItem = transcriptSummary.omit({ status: true }).extend({
+  call_id: s,
+  status: z.enum(['queued', 'processing', 'completed', 'summarized', 'failed', 'unavailable', 'deleted']),
+  reason: s.nullable().describe('Why there is no transcript to show, when there is none.'),
+  engine: s.nullable(),
+  duration: n,
+  segments: z.array(
+    z.object({
+      ...speaker,
+      start: n,
+      end: n,
+      text: s,
+      words: z.array(z.object({ text: s, start: n, end: n, confidence: n.nullable() })),
+    }),
+  ),
+  created_at: s,
+  completed_at: s.nullable(),
+});
+
+const SETTING_KEYS = [
+  'dialsecs',
+  'ringing',
+  'emails',
+  ...MESSAGE_KEYS,
+  'calltime_min',
+  'calltime_max',
+  'connectme_preset',
+  'send_skips',
+] as const;
+export const settingsItem = z
+  .object(
+    Object.fromEntries(SETTING_KEYS.map((k) => [k, s.nullable()])) as Record<(typeof SETTING_KEYS)[number], z.ZodNullable<z.ZodString>>,
+  )
+  .extend({
+    record_calls: flag.describe('The organisation’s: calls are recorded.'),
+    recording_retention_days: s.describe('The organisation’s: days recordings and transcripts are kept.'),
+    callback_secret: s.optional().describe('The organisation’s callback signing secret: to the vendor only.'),
+  });
+
 export const listedCallItem = callItem.extend({ session_id: s, member_id: s, member_name: s });
 
 export const dialSessionItem = z.object({
@@ -108,4 +150,6 @@ export const dialTypeChecks: [
   Same<z.output<typeof usageDayItem>, UsageDayRecord>,
   Same<z.output<typeof usageDispositionItem>, UsageDispositionRecord>,
   Same<z.output<typeof clockItem>, ClockRecord>,
-] = [true, true, true, true, true, true, true, true, true];
+  Same<z.output<typeof transcriptItem>, TranscriptRecord>,
+  Same<z.output<typeof settingsItem>, DialSettingsRecord>,
+] = [true, true, true, true, true, true, true, true, true, true, true];

@@ -16,7 +16,7 @@ import {
 } from '../dial-sessions.js';
 import { updateDialSettingsBody } from '../dial-settings.js';
 import { audio, type Operation, operations } from './operation.js';
-import { callItem, dialSessionItem, usageDayItem, usageDispositionItem, usageItem } from './dial-records.js';
+import { callItem, dialSessionItem, settingsItem, usageDayItem, usageDispositionItem, usageItem } from './dial-records.js';
 
 const tag = 'Dial sessions';
 const screen = 'The web app’s dialer screen.';
@@ -25,6 +25,7 @@ const live = {
   record: 'live',
   about: 'The session as the dialer screen shows it: its state, call, contact and queue.',
 } as const;
+const settings = { status: 200, nested: 'settings', inner: 'settings', item: settingsItem } as const;
 const call = { status: 200, nested: 'call', inner: 'call', item: callItem } as const;
 
 /** POST /dialsession/{id}/{action}: one documented operation per action, each with the body it reads. */
@@ -115,11 +116,7 @@ export const dialerOperations = operations([
     route: '/dialsession/settings',
     tag: 'Dial settings',
     summary: "The caller's dial settings",
-    answer: {
-      status: 200,
-      record: 'settings',
-      about: 'settings (the member’s, then the organisation’s recording settings) beside the paging fields.',
-    },
+    answer: settings,
   },
   {
     method: 'put',
@@ -128,7 +125,7 @@ export const dialerOperations = operations([
     summary: 'Change dial settings',
     description: 'The keys may also be nested under payload, as the contract shows.',
     body: updateDialSettingsBody,
-    answer: { status: 200, record: 'settings', about: 'The settings as GET answers them.' },
+    answer: settings,
   },
   {
     method: 'get',

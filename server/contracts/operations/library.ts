@@ -1,7 +1,7 @@
 import { callReadQuery, listCallsQuery } from '../calls.js';
 import { callIdParam, contentQuery, recordingIdParam, transcriptIdParam } from '../dial-sessions.js';
 import { renameVoicemailBody, uploadVoicemailQuery } from '../voicemails.js';
-import { listedCallItem, voicemailItem } from './dial-records.js';
+import { listedCallItem, transcriptItem, voicemailItem } from './dial-records.js';
 import { audio, operations } from './operation.js';
 
 /** The contract's one path outside /rest/1: the full transcript, as at /rest/1/transcripts/{transcript_id}. */
@@ -12,7 +12,7 @@ export const transcriptOutsideRest = operations([
     tag: 'Calls',
     summary: 'A full transcript (the contract’s own path)',
     params: transcriptIdParam,
-    answer: { status: 200, record: 'transcript', about: 'As /rest/1/transcripts/{transcript_id}.' },
+    answer: { status: 200, record: 'transcript', item: transcriptItem },
   },
 ]);
 
@@ -44,7 +44,7 @@ export const libraryOperations = operations([
     summary: 'A full transcript',
     description: 'Also at /api/rest/transcript/{transcript_id}, as the contract has it.',
     params: transcriptIdParam,
-    answer: { status: 200, record: 'transcript', about: 'The summary’s fields, then segments by speaker with times and words.' },
+    answer: { status: 200, record: 'transcript', item: transcriptItem },
   },
   {
     method: 'get',
@@ -52,7 +52,7 @@ export const libraryOperations = operations([
     tag: 'Calls',
     summary: 'A full transcript (the contract’s singular path)',
     params: transcriptIdParam,
-    answer: { status: 200, record: 'transcript', about: 'As /transcripts/{transcript_id}.' },
+    answer: { status: 200, record: 'transcript', item: transcriptItem },
   },
   {
     method: 'get',
