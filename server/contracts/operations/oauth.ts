@@ -51,6 +51,12 @@ const tokens = z.object({
   expires_in: z.number().describe('Seconds.'),
 });
 
+/** RFC 6749's refusal (section 5.2), which OAuth clients read instead of the API's envelope. */
+export const oauthError = z.object({
+  error: z.string().describe('invalid_request, invalid_client, invalid_grant, unauthorized_client, unsupported_grant_type, …'),
+  error_description: z.string().optional(),
+});
+
 const granted = { status: 200, json: tokens } as const;
 
 export const oauthOperations = operations([

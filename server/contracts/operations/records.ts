@@ -4,6 +4,7 @@
  * so the two cannot drift apart.
  */
 import { z } from 'zod';
+import type { ErrorEnvelope, PageMeta } from '../common.js';
 import type { PhoneRecord } from '../contact-details.js';
 import type { AuditRecord, ContactActivityRecord, ContactRecord, CreatedContactRecord } from '../contact-records.js';
 import type { CustomFieldRecord } from '../custom-fields.js';
@@ -17,6 +18,27 @@ export type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : fa
 const s = z.string();
 const flag = z.enum(['0', '1']).describe('"1" or "0"');
 const strings = <const K extends string>(...keys: K[]) => z.object(Object.fromEntries(keys.map((k) => [k, s])) as Record<K, typeof s>);
+
+/** The paging fields beside every list. */
+export const pageMeta = z.object({
+  page: z.number().int(),
+  page_size: z.number().int(),
+  total_results: z.number().int(),
+  total_pages: z.number().int(),
+});
+
+/** Every refusal: the contract's error envelope. */
+export const errorEnvelope = z.object({
+  http_status: z.number().int(),
+  status: z.literal('error'),
+  debug_codes: z.array(
+    z.object({
+      code: z.number().int().describe('A stable code: 40002 a required field is missing, 40401 not found, … (docs/api.md).'),
+      reason: s.describe('A sentence a person can act on.'),
+      field: s.optional().describe('Extension: the bad field, by its wire name (custom_fields.0.value).'),
+    }),
+  ),
+});
 
 const contactPhone = z.object({
   id: z.number(),
@@ -170,6 +192,8 @@ export const memberItem = strings(
 
 /* Each schema is the type it describes. */
 export const typeChecks: [
+  Same<z.output<typeof pageMeta>, PageMeta>,
+  Same<z.output<typeof errorEnvelope>, ErrorEnvelope>,
   Same<z.output<typeof contactItem>, ContactRecord>,
   Same<z.output<typeof createdContactItem>, CreatedContactRecord>,
   Same<z.output<typeof activityItem>, ContactActivityRecord>,
@@ -180,4 +204,4 @@ export const typeChecks: [
   Same<z.output<typeof writtenTagItem>, WrittenTagRecord>,
   Same<z.output<typeof folderItem>, FolderRecord>,
   Same<z.output<typeof memberItem>, MemberRecord>,
-] = [true, true, true, true, true, true, true, true, true, true];
+] = [true, true, true, true, true, true, true, true, true, true, true, true];

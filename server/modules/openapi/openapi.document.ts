@@ -4,6 +4,8 @@
  */
 import { z } from 'zod';
 import type { Answer, Operation } from '../../contracts/operations/operation.js';
+import { oauthError } from '../../contracts/operations/oauth.js';
+import { errorEnvelope, pageMeta } from '../../contracts/operations/records.js';
 
 type Json = Record<string, unknown>;
 export type ApiPart = { prefix: string; operations: Operation[] };
@@ -54,8 +56,7 @@ function requestBodyOf(op: Operation): Json | undefined {
   };
 }
 
-const PAGING = ['page', 'page_size', 'total_results', 'total_pages'];
-const pagingProperties = Object.fromEntries(PAGING.map((name) => [name, { type: 'integer' }]));
+const pagingProperties = (schemaOf(pageMeta, 'output') as { properties: Json }).properties;
 
 const itemOf = (answer: { item?: z.ZodType; about?: string }): Json =>
   answer.item
@@ -160,37 +161,10 @@ const INFO = {
   ].join(' '),
 };
 
-const errorEnvelope = {
-  type: 'object',
-  required: ['http_status', 'status', 'debug_codes'],
-  properties: {
-    http_status: { type: 'integer' },
-    status: { type: 'string', const: 'error' },
-    debug_codes: {
-      type: 'array',
-      items: {
-        type: 'object',
-        required: ['code', 'reason'],
-        properties: {
-          code: { type: 'integer', description: 'A stable code: 40002 a required field is missing, 40401 not found, … (docs/api.md).' },
-          reason: { type: 'string', description: 'A sentence a person can act on.' },
-          field: { type: 'string', description: 'Extension: the bad field, by its wire name (custom_fields.0.value).' },
-        },
-      },
-    },
-  },
-};
-
 const COMPONENTS = {
   schemas: {
-    ErrorEnvelope: errorEnvelope,
-    OAuthError: object(
-      {
-        error: { type: 'string', description: 'invalid_grant, invalid_client, invalid_request, …' },
-        error_description: { type: 'string' },
-      },
-      ['error'],
-    ),
+    ErrorEnvelope: schemaOf(errorEnvelope, 'output'),
+    OAuthError: schemaOf(oauthError, 'output'),
   },
   responses: {
     Error: {

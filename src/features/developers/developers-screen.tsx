@@ -53,7 +53,13 @@ export function DevelopersScreen() {
           spellCheck={false}
           value={token}
           onChange={(e) => setToken(e.target.value)}
-          hint="Used by Try it only, sent as a bearer token. Kept in this page while it is open: never stored, never sent anywhere else."
+          hint={
+            <>
+              Used by Try it only, sent as a bearer token; kept in this page while it is open, never stored. Where one comes from today: the
+              operator’s <span className="font-mono">create-vendor</span> command prints the vendor’s, and a vendor’s integration reads its
+              team’s from <span className="font-mono">GET /rest/1/members</span> (<span className="font-mono">oauth.bearer_token</span>).
+            </>
+          }
         />
         <TextField
           label="Filter operations"
