@@ -20,7 +20,7 @@ function Parameters({ operation }: { operation: ApiOperation }) {
   if (!operation.parameters.length) return null;
   return (
     <div>
-      <h4 className="text-xs font-semibold tracking-wide text-zinc-500 uppercase">Parameters</h4>
+      <h3 className="text-xs font-semibold tracking-wide text-zinc-500 uppercase">Parameters</h3>
       <ul className="mt-1 space-y-1 text-xs">
         {operation.parameters.map((p) => (
           <li key={`${p.in}-${p.name}`}>
@@ -45,7 +45,7 @@ function Bodies({ operation }: { operation: ApiOperation }) {
     <>
       {request && (
         <div>
-          <h4 className="text-xs font-semibold tracking-wide text-zinc-500 uppercase">Request body</h4>
+          <h3 className="text-xs font-semibold tracking-wide text-zinc-500 uppercase">Request body</h3>
           <p className="mt-1 text-xs text-zinc-600">
             {Object.keys(request.content).join(' or ')}. {request.description}
           </p>
@@ -54,7 +54,7 @@ function Bodies({ operation }: { operation: ApiOperation }) {
       )}
       {success && (
         <div>
-          <h4 className="text-xs font-semibold tracking-wide text-zinc-500 uppercase">Response {success[0]}</h4>
+          <h3 className="text-xs font-semibold tracking-wide text-zinc-500 uppercase">Response {success[0]}</h3>
           <p className="mt-1 text-xs text-zinc-600">{success[1].description}</p>
           {responseSchema && <SchemaView schema={responseSchema} />}
         </div>
@@ -74,7 +74,7 @@ export function OperationPanel({ endpoint, token }: { endpoint: Endpoint; token:
       <button
         type="button"
         aria-expanded={open}
-        aria-controls={panelId}
+        aria-controls={open ? panelId : undefined}
         onClick={() => setOpen((o) => !o)}
         className="flex w-full flex-wrap items-center gap-x-3 gap-y-1 px-4 py-2 text-left hover:bg-zinc-50 focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:outline-none"
       >
@@ -91,7 +91,7 @@ export function OperationPanel({ endpoint, token }: { endpoint: Endpoint; token:
           <Parameters operation={operation} />
           <Bodies operation={operation} />
           <div>
-            <h4 className="text-xs font-semibold tracking-wide text-zinc-500 uppercase">Try it</h4>
+            <h3 className="text-xs font-semibold tracking-wide text-zinc-500 uppercase">Try it</h3>
             {unavailable ? <p className="mt-1 text-xs text-zinc-600">{unavailable}</p> : <TryIt endpoint={endpoint} token={token} />}
           </div>
         </div>
