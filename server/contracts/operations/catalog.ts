@@ -13,6 +13,7 @@ const fields = { status: 200, list: 'customfields', item: customFieldItem } as c
 const member = { status: 200, nested: 'members', inner: 'members', item: memberItem, paging: false } as const;
 const members = { status: 200, list: 'members', item: memberItem } as const;
 const vendor = 'The vendor only.';
+const withCounts = { with_counts: '1 adds how many active contacts each holds (contact_count), for the admin screens.' };
 
 export const catalogOperations = operations([
   {
@@ -21,7 +22,7 @@ export const catalogOperations = operations([
     tag: 'Folders',
     summary: 'List folders',
     query: listFoldersQuery,
-    extensionParams: ['with_counts'],
+    extensionParams: withCounts,
     answer: folders,
   },
   { method: 'post', route: '/folders', tag: 'Folders', summary: 'Create a folder', body: createFolderBody, answer: folders },
@@ -50,7 +51,7 @@ export const catalogOperations = operations([
     tag: 'Tags',
     summary: 'List tags',
     query: listTagsQuery,
-    extensionParams: ['with_counts'],
+    extensionParams: withCounts,
     answer: { status: 200, list: 'tags', item: tagItem },
   },
   {
@@ -85,7 +86,7 @@ export const catalogOperations = operations([
     tag: 'Custom fields',
     summary: 'List custom-field definitions',
     query: listFieldsQuery,
-    extensionParams: ['with_counts'],
+    extensionParams: withCounts,
     answer: fields,
   },
   {
@@ -130,7 +131,7 @@ export const catalogOperations = operations([
     summary: 'List members',
     description: 'The caller, or with entire_team=1 its team.',
     query: listMembersQuery,
-    extensionParams: ['with_counts'],
+    extensionParams: withCounts,
     answer: members,
   },
   {

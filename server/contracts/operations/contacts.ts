@@ -23,7 +23,13 @@ export const contactOperations = operations([
     summary: 'List contacts',
     description: 'The contacts the caller may see, newest first unless sorted otherwise.',
     query: listContactsQuery,
-    extensionParams: ['search', 'sort_by', 'tag_id', 'only_trashed', 'owner_id'],
+    extensionParams: {
+      search: 'Contacts with any part of a name, an e-mail address or a phone number matching these words.',
+      sort_by: 'The column to sort by (sort_order gives the direction).',
+      tag_id: 'Only contacts with this tag.',
+      only_trashed: '1: only the contacts in the trash.',
+      owner_id: 'Only the contacts of this member of the caller’s team (managers, the vendor).',
+    },
     answer: { status: 200, list: 'contacts', item: contactItem },
   },
   {

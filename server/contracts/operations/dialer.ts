@@ -71,7 +71,10 @@ export const dialerOperations = operations([
     tag,
     summary: 'List dial sessions',
     query: listDialSessionsQuery,
-    extensionParams: ['status', 'member_id'],
+    extensionParams: {
+      status: 'Only sessions in this state (the web app finds a running session with status=active).',
+      member_id: 'Only the sessions of this member of the caller’s team.',
+    },
     answer: { status: 200, list: 'dialsessions', item: dialSessionItem },
   },
   {

@@ -34,8 +34,8 @@ export type Operation = {
   description?: string;
   /** Set on what the contract does not have: why we added it (docs/api.md). */
   extension?: string;
-  /** Names of query parameters that are our extensions, on an operation the contract has. */
-  extensionParams?: string[];
+  /** Query parameters that are our extensions, on an operation the contract has: name → what it does. */
+  extensionParams?: Record<string, string>;
   /** Answers without a bearer token. */
   public?: boolean;
   params?: z.ZodType;

@@ -30,8 +30,10 @@ function parametersOf(op: Operation): Json[] {
     if (!schema) return [];
     const json = schemaOf(schema, 'input') as { properties?: Record<string, Json>; required?: string[] };
     return Object.entries(json.properties ?? {}).map(([name, { description, ...rest }]) => {
-      const extension = op.extensionParams?.includes(name);
-      const said = [extension ? 'Extension.' : '', typeof description === 'string' ? description : ''].filter(Boolean).join(' ');
+      const extension = op.extensionParams?.[name];
+      const said = [extension ? `Extension: ${extension}` : '', typeof description === 'string' ? description : '']
+        .filter(Boolean)
+        .join(' ');
       return {
         name,
         in: place,

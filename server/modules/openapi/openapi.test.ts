@@ -98,6 +98,8 @@ describe('the API described', () => {
     const list = doc.paths['/rest/1/contacts'].get;
     const search = list.parameters.find((p: { name: string }) => p.name === 'search');
     expect(search).toMatchObject({ in: 'query', required: false, 'x-ringbook-extension': true, schema: { maxLength: 100 } });
+    expect(search.description).toMatch(/^Extension: Contacts with any part of a name/);
+    expect(list.parameters.find((p: { name: string }) => p.name === 'page')['x-ringbook-extension']).toBeUndefined();
     const page = list.responses['200'].content['application/json'].schema;
     expect(page.properties.contacts.properties.contacts.items.properties.contact_user_id).toEqual({ type: 'string' });
     expect(page.properties.contacts.required).toEqual(expect.arrayContaining(['contacts', 'total_results']));

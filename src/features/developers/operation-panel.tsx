@@ -11,8 +11,8 @@ const METHOD_TONES: Record<Endpoint['method'], string> = {
   delete: 'bg-red-100 text-red-800',
 };
 
-/** A parameter's description without the "Extension." its badge already says. */
-const said = (p: Parameter) => (p.description ?? p.schema.description ?? '').replace(/^Extension\.\s*/, '');
+/** A parameter's description without the "Extension:" its badge already says. */
+const said = (p: Parameter) => (p.description ?? p.schema.description ?? '').replace(/^Extension[.:]\s*/, '');
 
 const isExtension = (op: ApiOperation) => op['x-ringbook-extension'] === true;
 
