@@ -37,7 +37,8 @@ export const contactOperations = operations([
     route: '/contacts',
     tag,
     summary: 'Create a contact',
-    description: 'Answers 201 with the record; a duplicate (same e-mail or phone) is merged unless allow_duplicates is set.',
+    description:
+      'Answers 201 in every case: a contact with the same e-mail or phone is updated instead (on_duplicate=skip leaves it alone, allow_duplicates=1 creates another), as duplicate_action says.',
     body: createContactBody,
     answer: { status: 201, record: 'contacts', item: createdContactItem },
   },
