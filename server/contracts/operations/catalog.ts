@@ -129,7 +129,7 @@ export const catalogOperations = operations([
     route: '/members',
     tag: 'Members',
     summary: 'List members',
-    description: 'The caller, or with entire_team=1 its team.',
+    description: 'The caller and its direct reports; with entire_team=1 everyone beneath it; with user_id one of them.',
     query: listMembersQuery,
     extensionParams: withCounts,
     answer: members,
