@@ -2,7 +2,7 @@
  * The API described (GET /rest/1/openapi.json) for the developers' reference, and its "Try it": a request sent with a
  * token the user pasted, not with the session cookie every other request of the app uses.
  */
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../lib/api-client';
 
 export type JsonSchema = {
@@ -99,6 +99,17 @@ export async function sendTryIt({ method, url, token, body }: TryItRequest, sign
     ? await response.text()
     : `(${(await response.arrayBuffer()).byteLength} bytes of ${contentType || 'data'})`;
   return { status: response.status, statusText: response.statusText, contentType, body: prettyJson(text) };
+}
+
+/** Try it: a change it makes may show on any screen, so after one nothing the app holds is taken as current. */
+export function useTryIt() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (request: TryItRequest) => sendTryIt(request),
+    onSuccess: (_response, request) => {
+      if (request.method !== 'get') void queryClient.invalidateQueries({ predicate: (q) => q.queryKey[0] !== openapiKeys.document()[0] });
+    },
+  });
 }
 
 function prettyJson(text: string): string {

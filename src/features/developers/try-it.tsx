@@ -1,6 +1,5 @@
-import { useMutation } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
-import { type Endpoint, sendTryIt, type TryItRequest } from '../../api/openapi';
+import { type Endpoint, useTryIt } from '../../api/openapi';
 import { urlOf } from './reference-model';
 import { Button } from '../../components/ui/button';
 import { TextareaField, TextField } from '../../components/ui/text-field';
@@ -12,7 +11,7 @@ export function TryIt({ endpoint, token }: { endpoint: Endpoint; token: string }
   const [body, setBody] = useState('{\n}');
   const [problem, setProblem] = useState<string>();
   const resultId = useId();
-  const send = useMutation({ mutationFn: (request: TryItRequest) => sendTryIt(request) });
+  const send = useTryIt();
   const hasBody = Boolean(endpoint.operation.requestBody);
 
   const submit = (event: FormEvent) => {
