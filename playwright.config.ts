@@ -1,12 +1,11 @@
 import fs from 'node:fs';
 import { defineConfig, devices } from '@playwright/test';
+import { storeEnv } from './e2e/server-env';
 
 const PORT = Number(process.env.E2E_PORT ?? 3199);
 /* Browser downloads fail on our machines: use Debian's Chromium when it is there, Playwright's own elsewhere. */
 const debianChromium = '/usr/bin/chromium';
 const executablePath = fs.existsSync(debianChromium) ? debianChromium : undefined;
-/* scripts/e2e.mjs makes the store: a SQLite file by default, a fresh PostgreSQL database with E2E_STORE=postgres. */
-const databaseUrl = process.env.E2E_DATABASE_URL ?? 'sqlite:.tmp/e2e/ringbook.db';
 
 export default defineConfig({
   testDir: 'e2e',
@@ -37,10 +36,7 @@ export default defineConfig({
       PORT: String(PORT),
       HOST: '127.0.0.1',
       PUBLIC_URL: `http://127.0.0.1:${PORT}`,
-      DATABASE_URL: databaseUrl,
-      DATA_DIR: '.tmp/e2e',
-      // Required on PostgreSQL (every server on a store derives the same tokens); any 32 characters do for a test.
-      ...(databaseUrl.startsWith('postgres') ? { SECRET_KEY: 'e2e-journeys-secret-key-0123456789abcdef' } : {}),
+      ...storeEnv,
       DEMO_DATA: '1',
       LOG_LEVEL: 'warn',
       // The dialer's journeys: calls 20 times faster, callbacks to the test's own receiver, and a weekday afternoon

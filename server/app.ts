@@ -34,6 +34,7 @@ import { dialSettingsRouter } from './modules/dial-settings/dial-settings.router
 import { integrationsRouter } from './modules/integrations/integrations.router.js';
 import { foldersRouter } from './modules/folders/folders.router.js';
 import { membersRouter } from './modules/members/members.router.js';
+import { openapiRouter } from './modules/openapi/openapi.router.js';
 import { clockRouter, tranquilityRouter } from './modules/system/system.router.js';
 import { tagsRouter } from './modules/tags/tags.router.js';
 
@@ -77,7 +78,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
   const rest = Router();
   // The voicemail upload's body is audio, which the API's parsers refuse: it is read by its own route, first.
   rest.use(noStore, voicemailUploadRouter({ store, config }), parseBodies);
-  rest.use(tranquilityRouter());
+  rest.use(tranquilityRouter(), openapiRouter());
   rest.use(authenticate({ store, config }));
   rest.use(
     membersRouter({ ...dialing, secretKey }),

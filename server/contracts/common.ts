@@ -29,13 +29,16 @@ export const optionalIdLike = z
   .transform((v) => (v === '' || v === 0 ? null : v))
   .pipe(z.number().int().positive({ error: 'must be a positive id' }).nullable());
 
-export const flagLike = z.union([z.boolean(), z.number(), z.string().trim()], { error: 'must be 1 or 0' }).transform((v, ctx) => {
-  const s = String(v).toLowerCase();
-  if (['1', 'true', 'yes', 'on'].includes(s)) return true;
-  if (['0', 'false', 'no', 'off', ''].includes(s)) return false;
-  ctx.addIssue({ code: 'custom', message: 'must be 1 or 0' });
-  return z.NEVER;
-});
+export const flagLike = z
+  .union([z.boolean(), z.number(), z.string().trim()], { error: 'must be 1 or 0' })
+  .transform((v, ctx) => {
+    const s = String(v).toLowerCase();
+    if (['1', 'true', 'yes', 'on'].includes(s)) return true;
+    if (['0', 'false', 'no', 'off', ''].includes(s)) return false;
+    ctx.addIssue({ code: 'custom', message: 'must be 1 or 0' });
+    return z.NEVER;
+  })
+  .describe('A flag: 1 or 0 (true/false, yes/no and on/off too).');
 
 /** Control characters other than tab, line feed and carriage return, C1 controls included. */
 // eslint-disable-next-line no-control-regex -- matching control characters is the point

@@ -78,6 +78,7 @@ export const dialSessionQuery = paging.extend({
 
 export const dialSessionIdParam = z.object({ dialsession_id: idLike });
 export const callIdParam = z.object({ call_id: idLike });
+export const transcriptIdParam = z.object({ transcript_id: idLike });
 export const callQuery = z.object({
   call_id: query.value(idLike.optional()),
   include_recording: query.flag,

@@ -38,6 +38,7 @@ export function createAppRouter() {
         { path: 'calls/:id', lazy: async () => ({ Component: (await import('./routes/call')).CallRoute }) },
         { path: 'usage', lazy: async () => ({ Component: (await import('./routes/usage')).UsageRoute }) },
         { path: 'settings', lazy: async () => ({ Component: (await import('./routes/settings')).SettingsRoute }) },
+        { path: 'developers', lazy: async () => ({ Component: (await import('./routes/developers')).DevelopersRoute }) },
         { path: '*', element: <NotFoundRoute /> },
       ],
     },

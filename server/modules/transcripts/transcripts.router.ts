@@ -1,9 +1,7 @@
 import { Router } from 'express';
-import { z } from 'zod';
 import { authOf } from '../../auth/middleware.js';
 import type { Store } from '../../db/database.js';
-import { idLike } from '../../contracts/common.js';
-import type { TranscriptRecord } from '../../contracts/dial-sessions.js';
+import { type TranscriptRecord, transcriptIdParam } from '../../contracts/dial-sessions.js';
 import type { Transcript } from '../../db/schema.js';
 import { sendSuccess } from '../../lib/envelope.js';
 import { notFound } from '../../lib/errors.js';
@@ -12,8 +10,6 @@ import { transcriptSummary } from '../dial-sessions/dial-sessions.serializer.js'
 import { findVisibleTranscript } from './transcripts.repository.js';
 
 export type TranscriptsRouterDeps = { store: Store };
-
-const transcriptIdParam = z.object({ transcript_id: idLike });
 
 /**
  * The full segmented transcript: the contract's GET /api/rest/transcript/{transcript_id} (mounted there and at

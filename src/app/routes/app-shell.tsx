@@ -1,4 +1,4 @@
-import { Link, Navigate, NavLink, Outlet, useLocation } from 'react-router';
+import { Link, Navigate, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { useState } from 'react';
 import { useSignOut } from '../../api/auth';
 import { MenuButton } from '../../components/ui/menu';
@@ -43,6 +43,7 @@ export function AppShell() {
   const { member, isPending, error, refetch } = useSession();
   const location = useLocation();
   const signOut = useSignOut();
+  const navigate = useNavigate();
   const [changingPassword, setChangingPassword] = useState(false);
 
   if (isPending) {
@@ -118,7 +119,13 @@ export function AppShell() {
                 {displayName}
               </span>
             </div>
-            <MenuButton label="Account" items={[{ label: 'Change password…', onSelect: () => setChangingPassword(true) }]}>
+            <MenuButton
+              label="Account"
+              items={[
+                { label: 'Change password…', onSelect: () => setChangingPassword(true) },
+                { label: 'API reference', onSelect: () => void navigate('/developers') },
+              ]}
+            >
               <span aria-hidden="true">⚙</span>
             </MenuButton>
             <Button size="sm" onClick={handleSignOut} busy={signOut.isPending}>

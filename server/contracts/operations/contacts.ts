@@ -1,0 +1,128 @@
+import { paging } from '../common.js';
+import {
+  activitiesQuery,
+  contactIdParam,
+  createContactBody,
+  deleteContactsBody,
+  deleteContactsQuery,
+  listContactsQuery,
+  matchesQuery,
+  updateContactBody,
+} from '../contacts.js';
+import { phoneNumberParam } from '../dial-sessions.js';
+import { operations } from './operation.js';
+import { activityItem, auditItem, contactItem, createdContactItem } from './records.js';
+
+const tag = 'Contacts';
+
+export const contactOperations = operations([
+  {
+    method: 'get',
+    route: '/contacts',
+    tag,
+    summary: 'List contacts',
+    description: 'The contacts the caller may see, newest first unless sorted otherwise.',
+    query: listContactsQuery,
+    extensionParams: {
+      search: 'Contacts with any part of a name, an e-mail address or a phone number matching these words.',
+      sort_by: 'The column to sort by (sort_order gives the direction).',
+      tag_id: 'Only contacts with this tag.',
+      only_trashed: '1: only the contacts in the trash.',
+      owner_id: 'Only the contacts of this member of the caller’s team (managers, the vendor).',
+    },
+    answer: { status: 200, list: 'contacts', item: contactItem },
+  },
+  {
+    method: 'post',
+    route: '/contacts',
+    tag,
+    summary: 'Create a contact',
+    description:
+      'Answers 201 in every case: a contact with the same e-mail or phone is updated instead (on_duplicate=skip leaves it alone, allow_duplicates=1 creates another), as duplicate_action says.',
+    body: createContactBody,
+    answer: { status: 201, record: 'contacts', item: createdContactItem },
+  },
+  {
+    method: 'delete',
+    route: '/contacts',
+    tag,
+    summary: 'Delete contacts',
+    description: 'Moves the listed contacts to the trash, or deletes them for good with permanent=1.',
+    query: deleteContactsQuery,
+    body: deleteContactsBody,
+    answer: { status: 204 },
+  },
+  {
+    method: 'get',
+    route: '/contacts/matches',
+    tag,
+    summary: 'Find contacts a new one would duplicate',
+    extension: 'The web app checks for an existing contact with the same e-mail or phone before creating one.',
+    query: matchesQuery,
+    answer: { status: 200, list: 'contacts', item: contactItem },
+  },
+  {
+    method: 'get',
+    route: '/contacts/:contact_id',
+    tag,
+    summary: 'Get a contact',
+    description: 'A list of one; the ETag header names its version (send it back as If-Match on PUT).',
+    params: contactIdParam,
+    query: paging,
+    answer: { status: 200, list: 'contacts', item: contactItem },
+  },
+  {
+    method: 'put',
+    route: '/contacts/:contact_id',
+    tag,
+    summary: 'Update a contact',
+    description: 'Changes the fields given. With If-Match, a contact changed meanwhile is refused with 412 (40902).',
+    params: contactIdParam,
+    body: updateContactBody,
+    answer: { status: 200, list: 'contacts', item: contactItem },
+  },
+  {
+    method: 'delete',
+    route: '/contacts/:contact_id',
+    tag,
+    summary: 'Delete a contact',
+    params: contactIdParam,
+    query: deleteContactsQuery,
+    answer: { status: 204 },
+  },
+  {
+    method: 'post',
+    route: '/contacts/:contact_id/restore',
+    tag,
+    summary: 'Restore a contact from the trash',
+    extension: 'The contract has no way back out of the trash.',
+    params: contactIdParam,
+    answer: { status: 200, list: 'contacts', item: contactItem },
+  },
+  {
+    method: 'get',
+    route: '/contacts/:contact_id/activities',
+    tag,
+    summary: "A contact's activities",
+    params: contactIdParam,
+    query: activitiesQuery,
+    answer: { status: 200, list: 'contact_activities', item: activityItem },
+  },
+  {
+    method: 'get',
+    route: '/contacts/:contact_id/auditlog',
+    tag,
+    summary: "A contact's audit log",
+    params: contactIdParam,
+    query: paging,
+    answer: { status: 200, list: 'contact_activities', item: auditItem },
+  },
+  {
+    method: 'delete',
+    route: '/phonenumber/:phone_number',
+    tag,
+    summary: 'Delete a phone number from every contact',
+    params: phoneNumberParam,
+    answer: { status: 204 },
+  },
+]);

@@ -1,0 +1,170 @@
+import {
+  callActionBody,
+  callIdParam,
+  callQuery,
+  createDialSessionBody,
+  type DialAction,
+  dialSessionIdParam,
+  dialSessionQuery,
+  dispositionActionBody,
+  eventsQuery,
+  listDialSessionsQuery,
+  noteActionBody,
+  usageBreakdownQuery,
+  usageQuery,
+  voicemailActionBody,
+} from '../dial-sessions.js';
+import { updateDialSettingsBody } from '../dial-settings.js';
+import { audio, type Operation, operations } from './operation.js';
+import { callItem, dialSessionItem, settingsItem, usageDayItem, usageDispositionItem, usageItem } from './dial-records.js';
+
+const tag = 'Dial sessions';
+const screen = 'The web app’s dialer screen.';
+const live = {
+  status: 200,
+  record: 'live',
+  about: 'The session as the dialer screen shows it: its state, call, contact and queue.',
+} as const;
+const settings = { status: 200, nested: 'settings', inner: 'settings', item: settingsItem } as const;
+const call = { status: 200, nested: 'call', inner: 'call', item: callItem } as const;
+
+/** POST /dialsession/{id}/{action}: one documented operation per action, each with the body it reads. */
+const action = (name: DialAction, summary: string, body?: Operation['body']): Operation => ({
+  method: 'post',
+  route: '/dialsession/:dialsession_id/:action',
+  fixed: { action: name },
+  tag,
+  summary,
+  extension: screen,
+  params: dialSessionIdParam,
+  body,
+  answer: live,
+});
+
+export const dialerOperations = operations([
+  {
+    method: 'post',
+    route: '/dialsession',
+    tag,
+    summary: 'Create a dial session',
+    description: 'Answers redirect_url, where the member dials. An Idempotency-Key header makes a retry answer the first result.',
+    body: createDialSessionBody,
+    answer: {
+      status: 201,
+      record: 'dialsessions',
+      about: 'redirect_url, errors (refused contacts), skipped_contact_count, contact_limit, dialsession_id and the paging fields.',
+    },
+  },
+  {
+    method: 'post',
+    route: '/dialsession/forecast',
+    tag,
+    summary: 'Forecast a dial session',
+    description: 'Who would be dialed and who skipped, and why, without creating anything.',
+    extension: 'The dialer launch dialog.',
+    body: createDialSessionBody,
+    answer: { status: 200, record: 'forecast', about: 'Counts of contacts to dial and to skip, by reason.' },
+  },
+  {
+    method: 'get',
+    route: '/dialsession',
+    tag,
+    summary: 'List dial sessions',
+    query: listDialSessionsQuery,
+    extensionParams: {
+      status: 'Only sessions in this state (the web app finds a running session with status=active).',
+      member_id: 'Only the sessions of this member of the caller’s team.',
+    },
+    answer: { status: 200, list: 'dialsessions', item: dialSessionItem },
+  },
+  {
+    method: 'get',
+    route: '/dialsession/usage',
+    tag: 'Usage',
+    summary: 'Dialing figures for a range of days',
+    query: usageQuery,
+    answer: { status: 200, record: 'usage', item: usageItem, about: 'The figures beside the paging fields.' },
+  },
+  {
+    method: 'get',
+    route: '/dialsession/usage/days',
+    tag: 'Usage',
+    summary: 'Dialing figures per day',
+    extension: 'The usage screen’s trend chart.',
+    query: usageBreakdownQuery,
+    answer: { status: 200, nested: 'usage_days', inner: 'days', item: usageDayItem },
+  },
+  {
+    method: 'get',
+    route: '/dialsession/usage/dispositions',
+    tag: 'Usage',
+    summary: 'Calls per disposition',
+    extension: 'The usage screen’s bar chart.',
+    query: usageBreakdownQuery,
+    answer: { status: 200, nested: 'usage_dispositions', inner: 'dispositions', item: usageDispositionItem },
+  },
+  { method: 'get', route: '/dialsession/call', tag, summary: 'Get a call (call_id in the query)', query: callQuery, answer: call },
+  {
+    method: 'get',
+    route: '/dialsession/call/:call_id',
+    tag,
+    summary: 'Get a call',
+    params: callIdParam,
+    query: callQuery.omit({ call_id: true }),
+    answer: call,
+  },
+  { method: 'get', route: '/dialsession/call/:call_id/recording', tag, summary: "A call's recording", params: callIdParam, answer: audio },
+  {
+    method: 'get',
+    route: '/dialsession/settings',
+    tag: 'Dial settings',
+    summary: "The caller's dial settings",
+    answer: settings,
+  },
+  {
+    method: 'put',
+    route: '/dialsession/settings',
+    tag: 'Dial settings',
+    summary: 'Change dial settings',
+    description: 'The keys may also be nested under payload, as the contract shows.',
+    body: updateDialSettingsBody,
+    answer: settings,
+  },
+  {
+    method: 'get',
+    route: '/dialsession/:dialsession_id',
+    tag,
+    summary: 'Get a dial session with its calls',
+    params: dialSessionIdParam,
+    query: dialSessionQuery,
+    answer: { status: 200, nested: 'dialsessions', inner: 'dialsessions', item: dialSessionItem },
+  },
+  {
+    method: 'get',
+    route: '/dialsession/:dialsession_id/live',
+    tag,
+    summary: "A session's live state",
+    extension: screen,
+    params: dialSessionIdParam,
+    answer: live,
+  },
+  {
+    method: 'get',
+    route: '/dialsession/:dialsession_id/events',
+    tag,
+    summary: "A session's events as a stream",
+    description: 'Server-sent events; Last-Event-ID (or after) resumes.',
+    extension: screen,
+    params: dialSessionIdParam,
+    query: eventsQuery,
+    answer: { status: 200, media: 'text/event-stream', about: 'One event per change of the session, with its id.' },
+  },
+  action('start', 'Start the session'),
+  action('call', 'Call the contact on screen', callActionBody),
+  action('hangup', 'Hang up'),
+  action('skip', 'Skip the contact on screen'),
+  action('disposition', 'Record how the call went', dispositionActionBody),
+  action('voicemail', 'Drop a voicemail', voicemailActionBody),
+  action('end', 'End the session'),
+  action('note', 'Add a note to the contact on screen', noteActionBody),
+]);

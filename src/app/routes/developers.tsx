@@ -1,0 +1,5 @@
+import { DevelopersScreen } from '../../features/developers/developers-screen';
+
+export function DevelopersRoute() {
+  return <DevelopersScreen />;
+}
