@@ -38,7 +38,7 @@ export type ScenarioResult = {
 };
 
 /* utime and stime (fields 14 and 15 of /proc/<pid>/stat) of a process and its children, in ms (clock ticks of 10 ms). */
-function cpuOfTree(pid: number): number {
+export function cpuOfTree(pid: number): number {
   let fields: string[];
   try {
     fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
@@ -60,7 +60,7 @@ function childrenOf(pid: number): number[] {
   }
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const server = net.createServer().listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const { port } = server.address() as net.AddressInfo;

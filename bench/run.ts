@@ -1,13 +1,15 @@
 /*
  * npm run bench [-- --contacts N --members M --duration S --warmup S --connections C --keep] [--database postgres://…]
- *               [--only dialer|calls|contacts|search] [--creations N --dial-sessions N --dial-contacts N]
+ *               [--only dialer|calls|contacts|search|floor] [--floor-rounds R] [--creations N --dial-sessions N --dial-contacts N]
  *               [--call-sessions N --call-contacts N]
  * Loads a fresh store, runs the real server against it with autocannon, then times the same list query on
  * the store directly, so the HTTP overhead can be told apart from the query's own cost. Last come the dialer's
  * benchmarks (bench/dialer.ts); `--only dialer` loads the store and runs those alone. Then the calls' recordings and
  * transcripts (bench/call-media.ts, on stores of their own; `--only calls` runs them alone) and the transcription
  * engine's own speed (bench/transcription.ts). `--only contacts` stops after the contacts' scenarios; `--only search`
- * runs their two searches alone. `--database postgres://…` runs the contacts' and the dialer's parts on a database of
+ * runs their two searches alone. After the contacts' scenarios, the floor (bench/floor.ts): the five reads against a
+ * bare node:http server answering Ringbook's own bytes, in turns, and the ratios; `--only floor` runs it alone.
+ * `--database postgres://…` runs the contacts' and the dialer's parts on a database of
  * its own created on that PostgreSQL server (bench/store.ts), dropped after the run unless `--keep`; the calls' part
  * makes a database of its own on it for each of its two runs.
  */
@@ -28,6 +30,7 @@ import { percentile, runScenario, type Scenario, type ScenarioResult, startServe
 import { addReps, createTeam, folderIndexOf, identityOf, loadContacts, ownerIndexOf, tagContacts, type Team } from './load.js';
 import { type BenchStore, postgresBenchStore, sqliteBenchStore } from './store.js';
 import { runTranscriptionBench } from './transcription.js';
+import { runFloor } from './floor.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -38,6 +41,7 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '10' },
     keep: { type: 'boolean', default: false },
     only: { type: 'string' },
+    'floor-rounds': { type: 'string', default: '2' },
     database: { type: 'string' },
     creations: { type: 'string', default: '30' },
     'dial-sessions': { type: 'string', default: '100' },
@@ -46,11 +50,11 @@ const { values: args } = parseArgs({
     'call-contacts': { type: 'string', default: '5' },
   },
 });
-if (args.only !== undefined && !['dialer', 'calls', 'contacts', 'search'].includes(args.only)) {
-  throw new Error(`--only knows four parts, dialer, calls, contacts and search, not '${args.only}'.`);
+if (args.only !== undefined && !['dialer', 'calls', 'contacts', 'search', 'floor'].includes(args.only)) {
+  throw new Error(`--only knows five parts, dialer, calls, contacts, search and floor, not '${args.only}'.`);
 }
 /** The contacts' scenarios alone (with the catalog's and the store's), or their two searches alone. */
-const contactsOnly = args.only === 'contacts' || args.only === 'search';
+const contactsOnly = args.only === 'contacts' || args.only === 'search' || args.only === 'floor';
 const opts = {
   contacts: Number(args.contacts),
   members: Number(args.members),
@@ -325,12 +329,23 @@ async function runContactScenarios(bench: BenchStore, team: Team, token: string)
     printResults(results);
     return;
   }
+  const floor = async () => {
+    const server = await startServer(bench);
+    const options = { duration: opts.duration, warmup: opts.warmup, rounds: Number(args['floor-rounds']), processes: loadConfig().workers };
+    try {
+      await runFloor(server, [list, get, byName, searchName, searchNumber], { ...options, requests: 500 }, log);
+    } finally {
+      await server.stop();
+    }
+  };
+  if (args.only === 'floor') return floor();
   await runOn({}, [list, get, byName, searchName, searchNumber, create, update, phoneAdd, tagAdd]);
   await runOn({ RECORD_CACHE_SIZE: '0' }, [
     { ...list, name: 'list-cold' },
     { ...get, name: 'get-cold' },
   ]);
   printResults(results);
+  await floor();
 
   const holders = Math.min(TAG_HOLDERS, opts.contacts);
   const tagStore = await openStore(bench.url);
