@@ -1,4 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { useLocation } from 'react-router';
 import { dialSettingsQueryOptions, libraryMessagesQueryOptions } from '../../api/dial-settings';
 import { ErrorState } from '../../components/ui/error-state';
 import { PageHeader, Section } from '../../components/ui/section';
@@ -23,6 +25,8 @@ export function SettingsScreen() {
   const settings = useQuery(dialSettingsQueryOptions());
   const library = useQuery(libraryMessagesQueryOptions());
   const vendor = member?.role === 'vendor';
+  const loaded = settings.isSuccess && library.isSuccess;
+  useScrollToAnchor(loaded);
 
   let body;
   if (settings.isPending || library.isPending) {
@@ -62,6 +66,14 @@ export function SettingsScreen() {
       <TokensSection vendor={vendor} />
     </div>
   );
+}
+
+/** A link such as /settings#tokens (from the API reference) lands on its section once the form above it has its height. */
+function useScrollToAnchor(ready: boolean) {
+  const { hash } = useLocation();
+  useEffect(() => {
+    if (ready && hash.length > 1) document.getElementById(decodeURIComponent(hash.slice(1)))?.scrollIntoView({ block: 'start' });
+  }, [ready, hash]);
 }
 
 /** What everyone may know about recording, and who may change it. */
