@@ -22,6 +22,7 @@ test('the API reference lists the operations and tries one with a token made in 
   await page.getByRole('link', { name: 'Settings, Personal access tokens' }).click();
   await expect(page).toHaveURL(/\/settings#tokens$/);
   const tokens = page.getByRole('region', { name: 'Personal access tokens' });
+  await expect(tokens).toBeInViewport();
   await tokens.getByLabel('Token name').fill('API reference');
   await tokens.getByRole('button', { name: 'Create token' }).click();
   const shown = page.getByRole('dialog', { name: 'Token API reference' });
