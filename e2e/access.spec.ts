@@ -60,7 +60,7 @@ test('the vendor sets a password and replaces a token; the member changes its ow
 
   // This session goes on; the other one has ended and asks to sign in again.
   await here.reload();
-  await expect(here.getByRole('heading', { name: 'Contacts' })).toBeVisible();
+  await expect(here.getByRole('heading', { level: 1, name: 'All contacts', exact: true })).toBeVisible();
   await elsewhere.reload();
   await expect(elsewhere).toHaveURL(/\/sign-in/);
   await Promise.all([first.close(), second.close()]);

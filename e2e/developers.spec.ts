@@ -1,19 +1,36 @@
-import { createContact, createVendorWithToken, expect, signIn, test } from './fixtures';
+import { createContact, createMember, expect, signIn, test } from './fixtures';
 
 /*
- * A developer opens the API reference from the account menu, finds the contacts list, pastes a personal access token
- * and tries the request: the page sends it with the token, not the session, and shows the status and the body.
+ * A developer (a member the vendor adds) opens the API reference from the account menu, follows its hint to Settings
+ * to make a personal access token (shown once), comes back, finds the contacts list, pastes the token and tries the
+ * request: the page sends it with the token, not the session, and shows the status and the body.
  */
-test('the API reference lists the operations and tries one with a pasted token', async ({ page }) => {
-  const username = `dev${Date.now()}`;
-  const { token } = createVendorWithToken(username);
+test('the API reference lists the operations and tries one with a token made in Settings', async ({ page }) => {
+  const stamp = Date.now();
+  const username = `dev${stamp}`;
+  await signIn(page, 'vendor');
+  await createMember(page.request, { username, first_name: 'Devon', last_name: 'Oper' });
+  await page.context().clearCookies();
   await signIn(page, username);
-  await createContact(page.request, { first_name: 'Ottoline', last_name: 'Reference' });
+  await createContact(page.request, { first_name: 'Ottoline', last_name: `Reference${stamp}` });
 
   await page.getByRole('button', { name: 'Account' }).click();
   await page.getByRole('menuitem', { name: 'API reference' }).click();
   await expect(page).toHaveURL(/\/developers$/);
   await expect(page.getByRole('heading', { level: 1, name: 'API reference' })).toBeVisible();
+
+  await page.getByRole('link', { name: 'Settings, Personal access tokens' }).click();
+  await expect(page).toHaveURL(/\/settings#tokens$/);
+  const tokens = page.getByRole('region', { name: 'Personal access tokens' });
+  await expect(tokens).toBeInViewport();
+  await tokens.getByLabel('Token name').fill('API reference');
+  await tokens.getByRole('button', { name: 'Create token' }).click();
+  const shown = page.getByRole('dialog', { name: 'Token API reference' });
+  const token = (await shown.getByLabel('Personal access token').textContent())!;
+  expect(token).toMatch(/^rbp_/);
+  await shown.getByRole('button', { name: 'Done' }).click();
+  await page.goBack();
+  await expect(page).toHaveURL(/\/developers$/);
 
   const contacts = page.getByRole('region', { name: 'Contacts', exact: true });
   const list = contacts.getByRole('button', { name: /^GET \/rest\/1\/contacts List contacts/ });
@@ -26,7 +43,7 @@ test('the API reference lists the operations and tries one with a pasted token',
   await expect(form.getByRole('alert')).toHaveText('Paste a personal access token above first.');
 
   await page.getByLabel('Personal access token').fill(token);
-  await form.getByLabel('search (query)').fill('Ottoline');
+  await form.getByLabel('search (query)').fill(`Reference${stamp}`);
   await form.getByRole('button', { name: 'Send request' }).click();
   const response = form.getByRole('region', { name: 'Response' });
   await expect(response).toContainText('Status 200');

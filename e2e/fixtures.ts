@@ -1,6 +1,4 @@
-import { execFileSync } from 'node:child_process';
 import { type APIRequestContext, type Page, test as base, expect } from '@playwright/test';
-import { storeEnv } from './server-env';
 
 /*
  * Every journey runs under the server's Content-Security-Policy and fails on any violation Chromium reports, so
@@ -77,29 +75,4 @@ export async function createMember(
     },
   });
   expect(created.status(), await created.text()).toBe(201);
-}
-
-/**
- * A new organisation and its vendor, made with the operator's command on the journeys' store (as an operator would,
- * while the server runs), and the vendor's personal access token it prints: the web app never shows a token.
- */
-export function createVendorWithToken(username: string): { token: string; userId: string } {
-  const out = execFileSync(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      'server/admin.ts',
-      'create-vendor',
-      '--username',
-      username,
-      '--password',
-      DEMO_PASSWORD,
-      '--email',
-      `${username}@example.com`,
-    ],
-    { env: { ...process.env, ...storeEnv, LOG_LEVEL: 'warn' }, encoding: 'utf8' },
-  );
-  const record = JSON.parse(out.trim().split('\n').pop()!) as { user_id: string; oauth: { bearer_token: string } };
-  return { token: record.oauth.bearer_token, userId: record.user_id };
 }

@@ -12,6 +12,7 @@ import {
   type UsageRecord,
 } from '../dial-sessions.js';
 import { type DialSettingsRecord, MESSAGE_KEYS } from '../dial-settings.js';
+import type { ContentRecord } from '../content.js';
 import type { ClockRecord } from '../system.js';
 import type { VoicemailRecord } from '../voicemails.js';
 import type { Same } from './records.js';
@@ -43,6 +44,20 @@ export const voicemailItem = z.object({
   member_name: s.nullable().describe('Extension.'),
   system: flag.describe('Extension: "1" for the starter greeting.'),
   can_edit: flag.describe('Extension: whether the caller may rename or delete it.'),
+});
+
+export const contentItem = z.object({
+  cm_content_id: s,
+  display_name: s,
+  description: s,
+  message_id: s,
+  display_order: s,
+  system_message: z.union([z.literal(0), z.literal(1)]),
+  type: s.describe('Extension: onetouch for an e-mail.'),
+  subject: s.describe('Extension: with merge fields such as {first_name}.'),
+  body: s.describe('Extension: with merge fields.'),
+  member_id: s.nullable().describe('Extension: whose message it is; null for a system message.'),
+  can_edit: flag.describe('Extension: whether the caller may change or delete it.'),
 });
 
 const transcriptSummary = z.object({
@@ -152,4 +167,5 @@ export const dialTypeChecks: [
   Same<z.output<typeof clockItem>, ClockRecord>,
   Same<z.output<typeof transcriptItem>, TranscriptRecord>,
   Same<z.output<typeof settingsItem>, DialSettingsRecord>,
-] = [true, true, true, true, true, true, true, true, true, true, true];
+  Same<z.output<typeof contentItem>, ContentRecord>,
+] = [true, true, true, true, true, true, true, true, true, true, true, true];

@@ -1,3 +1,4 @@
+import { integrationOperations, tokenOperations } from './access.js';
 import { catalogOperations } from './catalog.js';
 import { contactDetailOperations } from './contact-details.js';
 import { contactOperations } from './contacts.js';
@@ -14,6 +15,8 @@ export const restOperations: Operation[] = [
   ...catalogOperations,
   ...dialerOperations,
   ...libraryOperations,
+  ...integrationOperations,
+  ...tokenOperations,
   ...systemOperations,
 ];
 

@@ -1,7 +1,9 @@
+import { z } from 'zod';
 import { callReadQuery, listCallsQuery } from '../calls.js';
+import { createMessageBody, messageIdParam, updateMessageBody } from '../content.js';
 import { callIdParam, contentQuery, recordingIdParam, transcriptIdParam } from '../dial-sessions.js';
 import { renameVoicemailBody, uploadVoicemailQuery } from '../voicemails.js';
-import { listedCallItem, transcriptItem, voicemailItem } from './dial-records.js';
+import { contentItem, listedCallItem, transcriptItem, voicemailItem } from './dial-records.js';
 import { audio, operations } from './operation.js';
 
 /** The contract's one path outside /rest/1: the full transcript, as at /rest/1/transcripts/{transcript_id}. */
@@ -13,6 +15,50 @@ export const transcriptOutsideRest = operations([
     summary: 'A full transcript (the contract’s own path)',
     params: transcriptIdParam,
     answer: { status: 200, record: 'transcript', item: transcriptItem },
+  },
+]);
+
+const message = 'A member’s own messages (disposition e-mails), docs/api.md “Message library”.';
+
+/** The member's own messages beside the system ones: extensions to the contract's GET /content. */
+const messageOperations = operations([
+  {
+    method: 'post',
+    route: '/content',
+    tag: 'Library',
+    summary: 'Write a message of your own',
+    extension: message,
+    body: createMessageBody,
+    answer: { status: 201, record: 'content', item: contentItem },
+  },
+  {
+    method: 'get',
+    route: '/content/:message_id',
+    tag: 'Library',
+    summary: 'Get a message',
+    extension: message,
+    params: messageIdParam,
+    answer: { status: 200, record: 'content', item: contentItem },
+  },
+  {
+    method: 'put',
+    route: '/content/:message_id',
+    tag: 'Library',
+    summary: 'Change a message of your own',
+    description: 'Changes the fields given; a system message or another member’s is refused.',
+    extension: message,
+    params: messageIdParam,
+    body: updateMessageBody,
+    answer: { status: 200, record: 'content', item: contentItem },
+  },
+  {
+    method: 'delete',
+    route: '/content/:message_id',
+    tag: 'Library',
+    summary: 'Delete a message of your own',
+    extension: message,
+    params: messageIdParam,
+    answer: { status: 204 },
   },
 ]);
 
@@ -60,14 +106,9 @@ export const libraryOperations = operations([
     tag: 'Library',
     summary: 'The message library',
     query: contentQuery,
-    answer: {
-      status: 200,
-      nested: 'content',
-      inner: 'emails',
-      about:
-        'The messages (cm_content_id, display_name, description, message_id, display_order, system_message, type) beside the paging fields.',
-    },
+    answer: { status: 200, nested: 'content', inner: 'emails', item: z.array(contentItem) },
   },
+  ...messageOperations,
   {
     method: 'get',
     route: '/voicemails',

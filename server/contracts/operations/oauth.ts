@@ -1,55 +1,70 @@
 /*
- * The OAuth 2.0 endpoints as ../shared/spec/compat-notes.md documents them: the authorization-code flow real clients
- * call, with PKCE (S256) and revocation (RFC 7009). Described here from the notes; when the server's own OAuth
- * contracts land, these schemas give way to theirs.
+ * The OAuth 2.0 endpoints (server/auth/oauth.router.ts): the authorization-code flow compat-notes lists, with PKCE
+ * (S256), the consent screen's two calls and RFC 7009 revocation. The request schemas are the ones the router parses
+ * (server/contracts/oauth.ts), where every field is optional so that each refusal comes in RFC 6749's words: the
+ * descriptions say which fields a request needs.
  */
 import { z } from 'zod';
+import { authorizeRequest, type ConsentInfo, consentBody, revokeRequest, type TokenAnswer, tokenRequest } from '../oauth.js';
 import { operations } from './operation.js';
+import type { Same } from './records.js';
 
 const tag = 'OAuth';
-const clientId = z.string().describe('The integration’s client id.');
-const clientSecret = z.string().describe('The integration’s secret.');
-const redirectUri = z.string().describe('Exactly as registered.');
+const s = z.string();
 
-const authorizeQuery = z.object({
-  client_id: clientId,
-  redirect_uri: redirectUri,
-  response_type: z.literal('code'),
-  state: z.string().optional().describe('Handed back unchanged with the code.'),
-  scope: z.string().optional(),
-  code_challenge: z.string().optional().describe('PKCE: BASE64URL(SHA-256(code_verifier)).'),
-  code_challenge_method: z.literal('S256').optional(),
+/** The router's own schema, with a description on the fields named: the same parsing, written out for readers. */
+function described<T extends z.ZodRawShape>(schema: z.ZodObject<T>, said: Partial<Record<keyof T & string, string>>): z.ZodType {
+  const shape = Object.fromEntries(Object.entries(said).map(([key, text]) => [key, (schema.shape[key] as z.ZodType).describe(text!)]));
+  return schema.extend(shape);
+}
+
+const client = {
+  client_id: 'The integration’s client id (rbi_…); or in HTTP Basic with the secret.',
+  client_secret: 'The integration’s secret (rbs_…), here or in HTTP Basic (client_secret_basic), not both.',
+};
+
+const authorizeQuery = described(authorizeRequest, {
+  client_id: 'Required: the integration’s client id.',
+  redirect_uri: 'Required: exactly as registered, character for character.',
+  response_type: 'Required: code.',
+  state: 'Handed back unchanged with the code or the error.',
+  scope: 'Ignored: there are no scopes; a token acts as its member.',
+  code_challenge: 'PKCE: BASE64URL(SHA-256(code_verifier)), 43 characters.',
+  code_challenge_method: 'S256 (plain is refused); required with a challenge.',
 });
 
-const codeGrant = z.object({
-  grant_type: z.literal('authorization_code'),
-  client_id: clientId,
-  client_secret: clientSecret.optional().describe('Required unless the client proves a PKCE code_verifier.'),
-  code: z.string().describe('Single use, short-lived.'),
-  redirect_uri: redirectUri,
-  code_verifier: z.string().optional().describe('PKCE.'),
+const tokenBody = described(tokenRequest, {
+  ...client,
+  grant_type: 'Required: authorization_code or refresh_token (either endpoint takes either).',
+  code: 'authorization_code: the code (rbc_…), single use, redeemable for 60 s.',
+  redirect_uri: 'authorization_code: the one the code was given for.',
+  code_verifier: 'authorization_code: required when the request had a challenge, refused when it had none.',
+  refresh_token: 'refresh_token: the refresh token (rbr_…); spent by this request, and reusing it revokes the grant.',
 });
 
-const refreshGrant = z.object({
-  grant_type: z.literal('refresh_token'),
-  client_id: clientId,
-  client_secret: clientSecret.optional(),
-  refresh_token: z.string().describe('Rotated: the answer holds a new one; reusing an old one revokes the whole family.'),
+const revokeBody = described(revokeRequest, {
+  ...client,
+  token: 'Required: an access or refresh token; a refresh token ends its whole grant.',
+  token_type_hint: 'access_token or refresh_token.',
 });
 
-const revokeBody = z.object({
-  token: z.string().describe('An access or refresh token.'),
-  token_type_hint: z.enum(['access_token', 'refresh_token']).optional(),
-  client_id: clientId,
-  client_secret: clientSecret.optional(),
-});
-
-const tokens = z.object({
-  access_token: z.string(),
-  refresh_token: z.string(),
+export const tokenAnswer = z.object({
+  access_token: s.describe('rbo_…, for Authorization: Bearer.'),
+  refresh_token: s.describe('rbr_…, single use: the answer to a refresh holds a new one.'),
   token_type: z.literal('bearer'),
-  expires_in: z.number().describe('Seconds.'),
+  expires_in: z.number().describe('Seconds: a week.'),
 });
+
+export const consentItem = z.union([
+  z.object({ integration_name: s, organisation_name: s, redirect_uri: s, csrf_token: s.describe('For POST /oauth/consent.') }),
+  z.object({ redirect_to: s.describe('The request goes back to the integration with an error.') }),
+]);
+const decisionItem = z.object({ redirect_to: s.describe('redirect_uri?code=…&state=…, or ?error=access_denied&state=….') });
+
+export const oauthTypeChecks: [Same<z.output<typeof tokenAnswer>, TokenAnswer>, Same<z.output<typeof consentItem>, ConsentInfo>] = [
+  true,
+  true,
+];
 
 /** RFC 6749's refusal (section 5.2), which OAuth clients read instead of the API's envelope. */
 export const oauthError = z.object({
@@ -57,38 +72,53 @@ export const oauthError = z.object({
   error_description: z.string().optional(),
 });
 
-const granted = { status: 200, json: tokens } as const;
+const authorize = {
+  method: 'get',
+  tag,
+  public: true,
+  query: authorizeQuery,
+  answer: {
+    status: 302,
+    redirect:
+      'The web app’s consent screen /authorize?<the same query> (it signs the member in first), or back to redirect_uri with error, error_description and state.',
+  },
+  errors: 'page',
+} as const;
+
+const consent = 'The consent screen; a web session only (a bearer token is refused with 403).';
+const granted = { status: 200, json: tokenAnswer, about: 'Tokens, with Cache-Control: no-store.' } as const;
+const tokenEndpoint = 'Form or JSON. Client credentials in the body or in HTTP Basic; invalid_client is 401 with WWW-Authenticate: Basic.';
 
 export const oauthOperations = operations([
+  { ...authorize, route: '/authorize', summary: 'Authorize an integration' },
+  { ...authorize, route: '/index', summary: 'Authorize an integration (the same, by its other name)' },
   {
     method: 'get',
-    route: '/index',
+    route: '/consent',
     tag,
-    summary: 'Start authorizing an integration (sign-in page)',
-    description: 'A browser page: the member signs in, then consents.',
-    public: true,
+    summary: 'What the consent screen shows',
+    extension: consent,
     query: authorizeQuery,
-    answer: { status: 302, redirect: 'The sign-in or consent page.' },
-    errors: 'oauth',
+    answer: { status: 200, record: 'consent', item: consentItem },
   },
   {
-    method: 'get',
-    route: '/authorize',
+    method: 'post',
+    route: '/consent',
     tag,
-    summary: 'Authorize an integration (consent)',
-    description: 'A browser page naming the integration and what it may do; on consent, redirects to redirect_uri with code and state.',
-    public: true,
-    query: authorizeQuery,
-    answer: { status: 302, redirect: 'redirect_uri?code=…&state=…, or ?error=access_denied.' },
-    errors: 'oauth',
+    summary: 'Allow or deny an integration',
+    description: 'Needs the csrf_token the look-up gave and X-Ringbook-Request: 1.',
+    extension: consent,
+    body: consentBody,
+    answer: { status: 200, record: 'consent', item: decisionItem },
   },
   {
     method: 'post',
     route: '/accesstoken',
     tag,
     summary: 'Exchange a code for tokens',
+    description: tokenEndpoint,
     public: true,
-    body: codeGrant,
+    body: tokenBody,
     answer: granted,
     errors: 'oauth',
   },
@@ -97,8 +127,9 @@ export const oauthOperations = operations([
     route: '/refreshtoken',
     tag,
     summary: 'Refresh an access token',
+    description: `${tokenEndpoint} The refresh token given is spent (rotation).`,
     public: true,
-    body: refreshGrant,
+    body: tokenBody,
     answer: granted,
     errors: 'oauth',
   },
@@ -107,11 +138,11 @@ export const oauthOperations = operations([
     route: '/revoke',
     tag,
     summary: 'Revoke a token (RFC 7009)',
-    description: 'Answers 200 whether or not the token was known.',
+    description: tokenEndpoint,
     extension: 'RFC 7009 revocation; the real service has none documented.',
     public: true,
     body: revokeBody,
-    answer: { status: 200, json: z.object({}) },
+    answer: { status: 200, empty: 'Revoked, or the token was unknown, already revoked or another client’s: an empty body.' },
     errors: 'oauth',
   },
 ]);

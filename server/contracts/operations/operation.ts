@@ -16,6 +16,8 @@ export type Answer =
   /** `{ <key>: { <inner>: item, ... } }`: a single record nested once more, beside the paging fields unless `paging: false`. */
   | { status: number; nested: string; inner: string; item?: z.ZodType; paging?: false; about?: string }
   | { status: 204 }
+  /** A success with an empty body that is not 204 (RFC 7009's 200): what it means. */
+  | { status: number; empty: string }
   /** A bare JSON body, not the envelope (the OAuth token answers). */
   | { status: number; json: z.ZodType; about?: string }
   /** A redirect: Location says where. */
@@ -45,8 +47,11 @@ export type Operation = {
   /** A body that is not JSON or a form: its media type and what it is. */
   rawBody?: { media: string; about: string };
   answer: Answer;
-  /** How refusals are answered: the API's error envelope (the default), or RFC 6749's `{ error, error_description }`. */
-  errors?: 'envelope' | 'oauth';
+  /**
+   * How refusals are answered: the API's error envelope (the default), RFC 6749's `{ error, error_description }`, or
+   * (a browser's authorization request) an HTML page when there is nowhere safe to send the browser back to.
+   */
+  errors?: 'envelope' | 'oauth' | 'page';
 };
 
 /** Lists keep their literal types tidy without repeating `satisfies` in each file. */

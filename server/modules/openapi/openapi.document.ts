@@ -88,11 +88,12 @@ function successOf(answer: Answer): [string, Json] {
   if ('redirect' in answer)
     return [status, { description: answer.redirect, headers: { Location: { schema: { type: 'string' }, description: answer.redirect } } }];
   if ('media' in answer) return [status, { description: answer.about, content: { [answer.media]: { schema: {} } } }];
+  if ('empty' in answer) return [status, { description: answer.empty }];
   return [status, { description: 'Done; no body.' }];
 }
 
 function responsesOf(op: Operation): Json {
-  const error = { $ref: op.errors === 'oauth' ? '#/components/responses/OAuthError' : '#/components/responses/Error' };
+  const error = { $ref: `#/components/responses/${ERROR_RESPONSES[op.errors ?? 'envelope']}` };
   const refusals: [string, boolean][] = [
     ['400', Boolean(op.params || op.query || op.body || op.rawBody)],
     ['401', !op.public],
@@ -104,6 +105,8 @@ function responsesOf(op: Operation): Json {
     ['default', error],
   ]);
 }
+
+const ERROR_RESPONSES = { envelope: 'Error', oauth: 'OAuthError', page: 'ErrorPage' } as const;
 
 const operationId = (method: string, path: string) =>
   `${method}${path
@@ -176,6 +179,10 @@ const COMPONENTS = {
     OAuthError: {
       description: 'Refused (RFC 6749).',
       content: { 'application/json': { schema: { $ref: '#/components/schemas/OAuthError' } } },
+    },
+    ErrorPage: {
+      description: 'Refused: an unknown client or an unregistered redirect_uri gets an HTML page and no redirect.',
+      content: { 'text/html': { schema: { type: 'string' } } },
     },
   },
   securitySchemes: {

@@ -46,6 +46,11 @@ const statusOf = (url: string, headers: Record<string, string>) =>
   });
 
 const described = new Set(restOperations.map((op) => `${op.method.toUpperCase()} /rest/1${op.route}`));
+const describedOf = (prefix: string) =>
+  apiParts.filter((p) => p.prefix === prefix).flatMap((p) => p.operations.map((op) => `${op.method.toUpperCase()} ${p.prefix}${op.route}`));
+
+/* Not operations: the stylesheet of the error page /oauth/authorize answers for a request it cannot send back. */
+const NOT_API = new Set(['GET /oauth/error.css']);
 
 describe('the API described', () => {
   it('describes every route the server has under /rest/1, and only those', () => {
@@ -61,12 +66,25 @@ describe('the API described', () => {
     ).toEqual([]);
   });
 
+  it('describes every /oauth route the server has, and only those', () => {
+    const routes = routesOf((createApp(server.ctx) as unknown as { router: { stack: Layer[] } }).router.stack).filter(
+      (r) => / \/oauth\//.test(r) && !NOT_API.has(r),
+    );
+    const oauth = describedOf('/oauth');
+    expect(routes.length).toBeGreaterThanOrEqual(7);
+    expect(
+      routes.filter((r) => !oauth.includes(r)),
+      'routes no operation list describes',
+    ).toEqual([]);
+    expect(
+      oauth.filter((r) => !routes.includes(r)),
+      'described routes the server does not have',
+    ).toEqual([]);
+  });
+
   it('describes the routes outside /rest/1 the server has, and each dial-session action', () => {
     const routes = new Set(routesOf((createApp(server.ctx) as unknown as { router: { stack: Layer[] } }).router.stack));
-    const outside = apiParts
-      .filter((p) => p.prefix === '/api/rest')
-      .flatMap((p) => p.operations.map((op) => `${op.method.toUpperCase()} ${p.prefix}${op.route}`));
-    expect(outside.filter((r) => !routes.has(r))).toEqual([]);
+    expect(describedOf('/api/rest').filter((r) => !routes.has(r))).toEqual([]);
     const actions = restOperations.filter((op) => op.route === '/dialsession/:dialsession_id/:action').map((op) => op.fixed?.action);
     expect(actions.sort()).toEqual([...DIAL_ACTIONS].sort());
   });
@@ -114,9 +132,22 @@ describe('the API described', () => {
     expect(doc.paths['/rest/1/dialsession/{dialsession_id}/disposition'].post).toMatchObject({ 'x-ringbook-extension': true });
     expect(doc.paths['/rest/1/tranquility'].get.security).toEqual([]);
     expect(doc.components.securitySchemes.oauth2.flows.authorizationCode.tokenUrl).toBe('/oauth/accesstoken');
+    const token = doc.paths['/rest/1/tokens'].post;
+    expect(token['x-ringbook-extension']).toBe(true);
+    expect(token.responses['201'].content['application/json'].schema.properties.tokens.properties.tokens.properties.token).toMatchObject({
+      type: 'string',
+    });
+    expect(doc.paths['/oauth/authorize'].get.responses['400']).toEqual({ $ref: '#/components/responses/ErrorPage' });
+    const exchange = doc.paths['/oauth/accesstoken'].post;
+    expect(exchange.requestBody.content['application/json'].schema.properties.code_verifier).toMatchObject({ maxLength: 200 });
+    expect(exchange.responses['200'].content['application/json'].schema.required).toEqual(
+      expect.arrayContaining(['access_token', 'refresh_token', 'token_type', 'expires_in']),
+    );
+    expect(doc.paths['/oauth/revoke'].post.responses['200'].content).toBeUndefined();
     expect(Object.keys(doc.paths).filter((p) => p.startsWith('/oauth/'))).toEqual([
-      '/oauth/index',
       '/oauth/authorize',
+      '/oauth/index',
+      '/oauth/consent',
       '/oauth/accesstoken',
       '/oauth/refreshtoken',
       '/oauth/revoke',

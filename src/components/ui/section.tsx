@@ -6,15 +6,18 @@ export function Section({
   actions,
   children,
   className = '',
+  id,
 }: {
   title: string;
+  /** An anchor other screens link to (/settings#tokens). */
+  id?: string;
   actions?: ReactNode;
   children: ReactNode;
   className?: string;
 }) {
   const headingId = useId();
   return (
-    <section aria-labelledby={headingId} className={`rounded-lg border border-zinc-200 bg-white shadow-sm ${className}`}>
+    <section id={id} aria-labelledby={headingId} className={`rounded-lg border border-zinc-200 bg-white shadow-sm ${className}`}>
       <header className="flex flex-wrap items-center justify-between gap-2 border-b border-zinc-100 px-4 py-3">
         <h2 id={headingId} className="text-sm font-semibold text-zinc-900">
           {title}

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
+import { Link } from 'react-router';
 import { endpointsByTag, openapiQueryOptions } from '../../api/openapi';
 import { EmptyState } from '../../components/ui/empty-state';
 import { ErrorState } from '../../components/ui/error-state';
@@ -55,9 +56,11 @@ export function DevelopersScreen() {
           onChange={(e) => setToken(e.target.value)}
           hint={
             <>
-              Used by Try it only, sent as a bearer token; kept in this page while it is open, never stored. Where one comes from today: the
-              operator’s <span className="font-mono">create-vendor</span> command prints the vendor’s, and a vendor’s integration reads its
-              team’s from <span className="font-mono">GET /rest/1/members</span> (<span className="font-mono">oauth.bearer_token</span>).
+              Used by Try it only, sent as a bearer token; kept in this page while it is open, never stored. Make one under{' '}
+              <Link to="/settings#tokens" className="text-indigo-700 underline">
+                Settings, Personal access tokens
+              </Link>{' '}
+              (it is shown once).
             </>
           }
         />

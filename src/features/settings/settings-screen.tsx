@@ -1,4 +1,6 @@
-import { useQuery } from '@tanstack/react-query';
+import { useIsFetching, useQuery } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
+import { useLocation } from 'react-router';
 import { dialSettingsQueryOptions, libraryMessagesQueryOptions } from '../../api/dial-settings';
 import { ErrorState } from '../../components/ui/error-state';
 import { PageHeader, Section } from '../../components/ui/section';
@@ -23,6 +25,8 @@ export function SettingsScreen() {
   const settings = useQuery(dialSettingsQueryOptions());
   const library = useQuery(libraryMessagesQueryOptions());
   const vendor = member?.role === 'vendor';
+  /* Not before the settings have loaded: on the first render no query counts as fetching yet, though all are about to. */
+  useScrollToAnchor(settings.isSuccess && library.isSuccess);
 
   let body;
   if (settings.isPending || library.isPending) {
@@ -62,6 +66,21 @@ export function SettingsScreen() {
       <TokensSection vendor={vendor} />
     </div>
   );
+}
+
+/**
+ * A link such as /settings#tokens (from the API reference) lands on its section: once, when every section above it has
+ * loaded and has its height, so a later refetch does not move the page under the reader.
+ */
+function useScrollToAnchor(loaded: boolean) {
+  const { hash } = useLocation();
+  const fetching = useIsFetching();
+  const done = useRef('');
+  useEffect(() => {
+    if (!loaded || fetching > 0 || hash.length < 2 || done.current === hash) return;
+    done.current = hash;
+    document.getElementById(decodeURIComponent(hash.slice(1)))?.scrollIntoView({ block: 'start' });
+  }, [loaded, fetching, hash]);
 }
 
 /** What everyone may know about recording, and who may change it. */

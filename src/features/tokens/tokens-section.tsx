@@ -26,7 +26,7 @@ export function TokensSection({ vendor }: { vendor: boolean }) {
   const [made, setMade] = useState<AccessTokenRecord | null>(null);
   const [revoking, setRevoking] = useState<AccessTokenRecord | null>(null);
   return (
-    <Section title="Personal access tokens">
+    <Section id="tokens" title="Personal access tokens">
       <p className="mb-3 text-sm text-zinc-600">
         A token lets a script or tool use the Ringbook API as you: send it as <code className="font-mono">Authorization: Bearer …</code>.
         {vendor && ' You see and revoke every member’s tokens.'}
