@@ -24,8 +24,9 @@ export const emailAddress = text(254).refine((v) => v === '' || z.email().safePa
 const PHONE_TYPE_ERROR = { error: 'must be 1 (home), 2 (work), 3 (cell), 4 (fax) or 5 (other)' };
 export const phoneType = intLike.pipe(z.number().int().min(1, PHONE_TYPE_ERROR).max(5, PHONE_TYPE_ERROR));
 
+/* '' clears a rating; null is "not given" like on every optional field (server/lib/validate.ts). */
 const rating = z
-  .union([z.null(), z.literal(''), intLike], { error: 'must be a whole number from 1 to 5' })
+  .union([z.literal(''), intLike], { error: 'must be a whole number from 1 to 5' })
   .transform((v) => (v === '' ? null : v))
   .pipe(
     z
