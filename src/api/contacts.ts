@@ -14,14 +14,16 @@ export type ContactListParams = {
   category_id?: string;
   tag_id?: string;
   owner_id?: string;
+  /** Extension: only the contacts in no folder ("Not in a folder"). */
+  no_folder?: '1';
 };
 
 /** The part of the list's parameters that says which contacts it holds (not how they are ordered or paged). */
-export type ContactListFilter = Pick<ContactListParams, 'search' | 'category_id' | 'tag_id' | 'owner_id'>;
+export type ContactListFilter = Pick<ContactListParams, 'search' | 'category_id' | 'tag_id' | 'owner_id' | 'no_folder'>;
 
 export function filterOf(params: ContactListParams): ContactListFilter {
-  const { search, category_id, tag_id, owner_id } = params;
-  return Object.fromEntries(Object.entries({ search, category_id, tag_id, owner_id }).filter(([, v]) => v !== undefined));
+  const { search, category_id, tag_id, owner_id, no_folder } = params;
+  return Object.fromEntries(Object.entries({ search, category_id, tag_id, owner_id, no_folder }).filter(([, v]) => v !== undefined));
 }
 
 export type ContactPage = PageMeta & { contacts: ContactRecord[]; member_user_id?: string };
