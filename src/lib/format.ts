@@ -55,3 +55,21 @@ export function ratingValue(value: string | number | null | undefined): number |
   const n = Number(value);
   return Number.isInteger(n) && n >= 1 && n <= 5 ? n : null;
 }
+
+/** The parts of an address as contact records carry it (`primary_address`). */
+export type AddressParts = {
+  address: string;
+  address_2: string;
+  city: string;
+  state: string;
+  state_other?: string;
+  zip: string;
+  country: string;
+};
+
+/** An address as lines: street, second line, "City, ST 12345", country (empty parts left out). */
+export function addressLines(a: AddressParts | null | undefined): string[] {
+  if (!a) return [];
+  const cityLine = [a.city, [a.state || a.state_other, a.zip].filter(Boolean).join(' ')].filter(Boolean).join(', ');
+  return [a.address, a.address_2, cityLine, a.country].filter(Boolean);
+}
