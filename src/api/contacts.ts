@@ -141,6 +141,8 @@ export type UpdateContactInput = {
   body: ContactWriteBody;
   /** The ETag the change was made against: the update applies only if the contact is still at that version (else 409, 40902). */
   etag?: string | null | undefined;
+  /** An e-mail address to add beside the contact's own once the update is saved (the update itself replaces the primary). */
+  addEmail?: string;
 };
 
 /** 409 with this code: the contact changed since the form read it; nothing was saved. */
@@ -152,8 +154,14 @@ export function useUpdateContact() {
   const queryClient = useQueryClient();
   const invalidate = useInvalidateContacts();
   return useMutation({
-    mutationFn: async ({ id, body, etag }: UpdateContactInput) => {
+    mutationFn: async ({ id, body, etag, addEmail }: UpdateContactInput) => {
       const saved = await putVersioned(id, body, etag);
+      if (addEmail) {
+        await apiRequest<unknown>(`${contactPath(id)}/emails`, { method: 'POST', body: { email_address: addEmail } });
+        const now = await fetchVersioned(id);
+        queryClient.setQueryData(contactKeys.versioned(id), now);
+        return now.record;
+      }
       queryClient.setQueryData(contactKeys.versioned(id), saved);
       return saved.record;
     },
