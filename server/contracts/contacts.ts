@@ -125,7 +125,7 @@ const identifiable = (body: { first_name?: string; last_name?: string; email?: s
     code: 'custom',
     path: ['first_name'],
     params: { missing: true },
-    message: 'is required, or else last_name, email or phone: a contact needs something that identifies it',
+    message: 'is required, or else a last name, an e-mail address or a phone number: a contact needs something that identifies it',
   });
 };
 

@@ -32,7 +32,7 @@ export async function fieldOf(db: Db, auth: AuthContext, id: number): Promise<re
 async function assertNameFree(db: Db, auth: AuthContext, name: string, exceptId?: number) {
   const other = await repo.findFieldByName(db, auth.scope.orgId, name);
   if (other && other.id !== exceptId)
-    throw conflict(`A custom field named "${other.display_name}" already exists (id ${other.id}); names are compared without case.`);
+    throw conflict(`A custom field named "${other.display_name}" already exists (names that differ only in capitals count as the same).`);
 }
 
 export async function listFields(ctx: CustomFieldsDeps, auth: AuthContext, query: z.output<typeof listFieldsQuery>) {
