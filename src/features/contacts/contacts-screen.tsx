@@ -146,7 +146,7 @@ export function ContactsScreen() {
 
   return (
     <div className="flex min-h-0 flex-1 sm:h-[calc(100dvh-3.5rem-1px)] sm:max-h-[calc(100dvh-3.5rem-1px)]">
-      <aside className="hidden w-48 shrink-0 overflow-y-auto border-r border-zinc-200 bg-white px-3 py-5 md:block xl:w-72">
+      <aside className="hidden w-48 shrink-0 overflow-y-auto border-r border-zinc-200 bg-white px-3 py-5 md:block">
         <FolderPanel activeFolderId={params.no_folder ? NO_FOLDER : params.category_id} />
       </aside>
 
