@@ -42,12 +42,17 @@ const optionList = listOf(optionEntry).pipe(
 export type OptionEntry = { id?: number; label: string };
 
 /** `display_order` left out puts the field last. Extension: type 6 (drop down) with its `options` (labels). */
-export const createFieldBody = z
-  .object({ display_name: displayName, display_order: displayOrder.optional(), type: creatableType, options: optionList })
-  .superRefine((body, ctx) => {
-    if (body.options?.length && body.type !== 6)
-      ctx.addIssue({ code: 'custom', path: ['options'], message: 'are only for a drop-down field (type 6)' });
-  });
+/** A new definition's fields (the web app's form picks from them; refinements would forbid that). */
+export const newFieldFields = z.object({
+  display_name: displayName,
+  display_order: displayOrder.optional(),
+  type: creatableType,
+  options: optionList,
+});
+export const createFieldBody = newFieldFields.superRefine((body, ctx) => {
+  if (body.options?.length && body.type !== 6)
+    ctx.addIssue({ code: 'custom', path: ['options'], message: 'are only for a drop-down field (type 6)' });
+});
 export const updateFieldBody = z.object({
   display_name: displayName.optional(),
   display_order: displayOrder.optional(),
