@@ -48,6 +48,10 @@ function nullsRefused(issues: readonly z.core.$ZodIssue[]): PropertyKey[][] {
   return issues.filter((i) => i.code !== 'custom' && i.input === null && i.path.length > 0).map((i) => i.path);
 }
 
+/** An object's keys holding null left out (null is "not given"): for a shape told apart by its keys before it is parsed. */
+export const withoutNulls = (value: unknown): unknown =>
+  isRecord(value) ? Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null)) : value;
+
 /** Parses input with a contract schema; every bad field is its own problem of the refusal (its own debug code). */
 export function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
   let body: unknown = input ?? {};

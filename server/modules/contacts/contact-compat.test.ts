@@ -66,6 +66,18 @@ describe('null on an optional input means "not given"', () => {
     expect(reply.body.dialsessions).toMatchObject({ errors: null, total_results: 1 });
   });
 
+  it('takes an entry naming an existing contact with the other keys null (every key sent) as that contact', async () => {
+    const id = (await rep.post('/rest/1/contacts', { first_name: 'Named', phone: phone() })).body.contacts.contacts.contact_user_id;
+    const before = (await rep.get('/rest/1/contacts?page_size=1')).body.contacts.total_results;
+    const reply = await rep.post('/rest/1/dialsession', {
+      contacts: [{ contact_user_id: id, ...NULL_CONTACT_KEYS, first_name: null, phone: null }],
+      preset_id: null,
+    });
+    expect(reply.status, reply.text).toBe(201);
+    expect(reply.body.dialsessions).toMatchObject({ errors: null, total_results: 1 });
+    expect((await rep.get('/rest/1/contacts?page_size=1')).body.contacts.total_results).toBe(before);
+  });
+
   it('creates a contact with its optional keys null and stores nothing for them', async () => {
     const reply = await rep.post('/rest/1/contacts', { first_name: 'Nils', phone: phone(), ...NULL_CONTACT_KEYS });
     expect(reply.status, reply.text).toBe(201);
