@@ -87,12 +87,12 @@ test('the vendor makes a drop-down field with options, then renames, adds and re
   await create.getByLabel('Type').selectOption({ label: 'Drop-down' });
   const options = create.getByRole('group', { name: 'Options' });
   await options.getByRole('button', { name: 'Add option' }).click();
-  await expect(options.getByLabel('Option 1')).toBeFocused();
+  await expect(options.getByRole('textbox', { name: 'Option 1', exact: true })).toBeFocused();
   await page.keyboard.type('Lead');
   await options.getByRole('button', { name: 'Add option' }).click();
-  await options.getByLabel('Option 2').fill('Won');
+  await options.getByRole('textbox', { name: 'Option 2', exact: true }).fill('Won');
   await options.getByRole('button', { name: 'Add option' }).click();
-  await options.getByLabel('Option 3').fill('lead');
+  await options.getByRole('textbox', { name: 'Option 3', exact: true }).fill('lead');
   await create.getByRole('button', { name: 'Create field' }).click();
   await expect(create.getByRole('alert')).toContainText('The option “lead” is listed twice.');
   await options.getByRole('button', { name: 'Remove option lead' }).click();
@@ -104,10 +104,10 @@ test('the vendor makes a drop-down field with options, then renames, adds and re
 
   await page.getByRole('button', { name: `Edit options of ${field}` }).click();
   const edit = page.getByRole('dialog', { name: `Options of ${field}` });
-  await edit.getByLabel('Option 1').fill('Prospect');
+  await edit.getByRole('textbox', { name: 'Option 1', exact: true }).fill('Prospect');
   await edit.getByRole('button', { name: 'Remove option Won' }).click();
   await edit.getByRole('button', { name: 'Add option' }).click();
-  await edit.getByLabel('Option 2').fill('Lost');
+  await edit.getByRole('textbox', { name: 'Option 2', exact: true }).fill('Lost');
   await edit.getByRole('button', { name: 'Save options' }).click();
   await expect(edit).toBeHidden();
   await expect(rowOf(page, field)).toContainText('Options: Prospect, Lost');

@@ -84,9 +84,9 @@ test('"Not in a folder" filters the grid, and Dial all dials the rows in the ord
   await signIn(page, 'blake');
   const run = Date.now().toString(36);
   const last = `Order${run}`;
-  const folderName = `A folder with a rather long name that a narrow panel cuts ${run}`;
+  const folderName = `A long folder name a narrow panel cuts ${run}`;
   const made = await page.request.post('/rest/1/folders', { headers: WRITE, data: { name: folderName } });
-  expect(made.status()).toBe(201);
+  expect(made.ok()).toBe(true);
   const folderId = (await made.json()).folders['0'].folder_id;
   for (const [first, phone] of [
     ['Cleo', '312-472-0301'],

@@ -163,12 +163,14 @@ export function ContactsScreen() {
           <div className="w-full md:hidden">
             <label className="flex items-center gap-2 text-sm text-zinc-600">
               Folder
+              {/* A long folder name would widen the select past the screen: it takes the row's width at most. */}
               <select
-                className="h-9 rounded-md border border-zinc-300 bg-white px-2 text-sm"
-                value={params.category_id ?? ''}
+                className="h-9 min-w-0 flex-1 rounded-md border border-zinc-300 bg-white px-2 text-sm"
+                value={params.no_folder ? NO_FOLDER : (params.category_id ?? '')}
                 onChange={(e) => update({ folder: e.target.value || null })}
               >
                 <option value="">All contacts</option>
+                <option value={NO_FOLDER}>Not in a folder</option>
                 {flattenFolders(folders.data ?? []).map((f) => (
                   <option key={f.id} value={f.id}>
                     {f.parentId ? `\u2003${f.name}` : f.name}
