@@ -95,7 +95,7 @@ test('the vendor makes a drop-down field with options, then renames, adds and re
   await options.getByRole('textbox', { name: 'Option 3', exact: true }).fill('lead');
   await create.getByRole('button', { name: 'Create field' }).click();
   await expect(create.getByRole('alert')).toContainText('The option “lead” is listed twice.');
-  await options.getByRole('button', { name: 'Remove option lead' }).click();
+  await options.getByRole('button', { name: 'Remove option lead', exact: true }).click();
   await create.getByRole('button', { name: 'Create field' }).click();
   await expect(create).toBeHidden();
   await expect(rowOf(page, field)).toContainText('Options: Lead, Won');
@@ -105,7 +105,7 @@ test('the vendor makes a drop-down field with options, then renames, adds and re
   await page.getByRole('button', { name: `Edit options of ${field}` }).click();
   const edit = page.getByRole('dialog', { name: `Options of ${field}` });
   await edit.getByRole('textbox', { name: 'Option 1', exact: true }).fill('Prospect');
-  await edit.getByRole('button', { name: 'Remove option Won' }).click();
+  await edit.getByRole('button', { name: 'Remove option Won', exact: true }).click();
   await edit.getByRole('button', { name: 'Add option' }).click();
   await edit.getByRole('textbox', { name: 'Option 2', exact: true }).fill('Lost');
   await edit.getByRole('button', { name: 'Save options' }).click();
@@ -113,7 +113,7 @@ test('the vendor makes a drop-down field with options, then renames, adds and re
   await expect(rowOf(page, field)).toContainText('Options: Prospect, Lost');
 
   await page.getByRole('button', { name: `Edit options of ${field}` }).click();
-  await edit.getByRole('button', { name: 'Remove option Prospect' }).click();
+  await edit.getByRole('button', { name: 'Remove option Prospect', exact: true }).click();
   await edit.getByRole('button', { name: 'Save options' }).click();
   await expect(edit.getByRole('alert')).toContainText('1 contact(s) hold "Prospect"');
   await edit.getByRole('button', { name: 'Cancel' }).click();
