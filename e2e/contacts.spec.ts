@@ -194,6 +194,24 @@ test("the duplicate review's Update adds a new phone and e-mail beside the conta
   expect(updated.primary_phone.phone).toBe(first);
   expect(updated.phones.map((p: { phone: string }) => p.phone)).toEqual(expect.arrayContaining([first, second]));
   expect(updated.primary_email.email_address).toBe(email);
+
+  // Found by its phone, with an e-mail address it does not have: the address goes beside its own.
+  const other = `erin.work.${u}@example.org`;
+  await page.getByRole('button', { name: 'New contact' }).click();
+  await form.getByLabel('First name').fill('Erin');
+  await form.getByLabel('E-mail', { exact: true }).fill(other);
+  await form.getByLabel('Phone', { exact: true }).fill(first);
+  await form.getByRole('button', { name: 'Save contact' }).click();
+  await page
+    .getByRole('dialog', { name: 'A contact with this e-mail or phone exists' })
+    .getByRole('button', { name: `Update Erin Keep${u}…` })
+    .click();
+  await expect(changes.getByRole('row', { name: /E-mail/ })).toContainText(`Adds: ${other}`);
+  await update.getByRole('button', { name: 'Update contact' }).click();
+  await expect(form).toBeHidden();
+  const again = await readContact(page, id);
+  expect(again.primary_email.email_address).toBe(email);
+  expect(again.emails.map((e: { email_address: string }) => e.email_address)).toEqual(expect.arrayContaining([email, other]));
 });
 
 test('two people edit one contact: the second sees what changed and applies their values', async ({ page, browser }) => {
