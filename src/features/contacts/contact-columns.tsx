@@ -175,7 +175,7 @@ function ownerColumn(owners: Map<string, string>) {
     id: 'owner',
     header: 'Owner',
     meta: { sortKey: 'owner', label: 'Owner', className: 'whitespace-nowrap' },
-    cell: ({ getValue, row }) => getValue() || <span className="text-zinc-500">Member {row.original.owner_id}</span>,
+    cell: ({ getValue }) => getValue() || <span className="text-zinc-500">Another member</span>,
   });
 }
 
