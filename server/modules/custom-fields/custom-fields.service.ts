@@ -15,6 +15,7 @@ import { bumpCatalog } from '../../db/versions.js';
 import { now } from '../../lib/time.js';
 import { normaliseValue } from '../contacts/contact-details.repository.js';
 import * as repo from './custom-fields.repository.js';
+import * as optionsRepo from './custom-field-options.repository.js';
 import { fieldRecord } from './custom-fields.serializer.js';
 
 export type CustomFieldsDeps = { store: Store };
@@ -88,7 +89,7 @@ export function createField(ctx: CustomFieldsDeps, auth: AuthContext, body: z.ou
       display_order: order,
       created_at: now(),
     });
-    await repo.insertOptions(
+    await optionsRepo.insertOptions(
       tx,
       field.id,
       (body.options ?? []).map((o) => o.label),
@@ -116,7 +117,7 @@ async function setOptions(tx: Db, auth: AuthContext, field: repo.CustomField, wa
   });
   const kept = new Set(plan.flatMap((p) => (p.option ? [p.option.id] : [])));
   const removed = current.filter((o) => !kept.has(o.id));
-  const held = await repo.holdersOf(
+  const held = await optionsRepo.holdersOf(
     tx,
     field.id,
     removed.map((o) => o.label),
@@ -126,14 +127,14 @@ async function setOptions(tx: Db, auth: AuthContext, field: repo.CustomField, wa
     throw conflict(`${n} contact(s) hold "${label}" in "${field.display_name}": change their value before removing the option.`);
   }
   const at = now();
-  await repo.deleteOptions(
+  await optionsRepo.deleteOptions(
     tx,
     removed.map((o) => o.id),
   );
   for (const { option, label } of plan) {
-    if (option && option.label !== label) await repo.renameOption(tx, field, option, label, auth.member.id, at);
+    if (option && option.label !== label) await optionsRepo.renameOption(tx, field, option, label, auth.member.id, at);
   }
-  await repo.insertOptions(
+  await optionsRepo.insertOptions(
     tx,
     field.id,
     plan.filter((p) => !p.option).map((p) => p.label),
