@@ -73,6 +73,55 @@ test('the vendor creates, renames and deletes a tag and a custom field, and cont
   await expect(page.getByLabel(renamedField, { exact: true })).toHaveCount(0);
 });
 
+test('the vendor makes a drop-down field with options, then renames, adds and removes options; a contact follows the rename', async ({
+  page,
+}) => {
+  await signIn(page, 'vendor');
+  const run = Date.now().toString(36);
+  const field = `Stage ${run}`;
+
+  await nav(page, 'Custom fields').click();
+  await page.getByRole('button', { name: 'New custom field' }).click();
+  const create = page.getByRole('dialog', { name: 'New custom field' });
+  await create.getByLabel('Name').fill(field);
+  await create.getByLabel('Type').selectOption({ label: 'Drop-down' });
+  const options = create.getByRole('group', { name: 'Options' });
+  await options.getByRole('button', { name: 'Add option' }).click();
+  await expect(options.getByRole('textbox', { name: 'Option 1', exact: true })).toBeFocused();
+  await page.keyboard.type('Lead');
+  await options.getByRole('button', { name: 'Add option' }).click();
+  await options.getByRole('textbox', { name: 'Option 2', exact: true }).fill('Won');
+  await options.getByRole('button', { name: 'Add option' }).click();
+  await options.getByRole('textbox', { name: 'Option 3', exact: true }).fill('lead');
+  await create.getByRole('button', { name: 'Create field' }).click();
+  await expect(create.getByRole('alert')).toContainText('The option “lead” is listed twice.');
+  await options.getByRole('button', { name: 'Remove option lead', exact: true }).click();
+  await create.getByRole('button', { name: 'Create field' }).click();
+  await expect(create).toBeHidden();
+  await expect(rowOf(page, field)).toContainText('Options: Lead, Won');
+
+  const id = await createContact(page.request, { first_name: `Staged${run}`, custom_fields: [{ name: field, type: 6, value: 'Lead' }] });
+
+  await page.getByRole('button', { name: `Edit options of ${field}` }).click();
+  const edit = page.getByRole('dialog', { name: `Options of ${field}` });
+  await edit.getByRole('textbox', { name: 'Option 1', exact: true }).fill('Prospect');
+  await edit.getByRole('button', { name: 'Remove option Won', exact: true }).click();
+  await edit.getByRole('button', { name: 'Add option' }).click();
+  await edit.getByRole('textbox', { name: 'Option 2', exact: true }).fill('Lost');
+  await edit.getByRole('button', { name: 'Save options' }).click();
+  await expect(edit).toBeHidden();
+  await expect(rowOf(page, field)).toContainText('Options: Prospect, Lost');
+
+  await page.getByRole('button', { name: `Edit options of ${field}` }).click();
+  await edit.getByRole('button', { name: 'Remove option Prospect', exact: true }).click();
+  await edit.getByRole('button', { name: 'Save options' }).click();
+  await expect(edit.getByRole('alert')).toContainText('1 contact(s) hold "Prospect"');
+  await edit.getByRole('button', { name: 'Cancel' }).click();
+
+  await page.goto(`/contacts/${id}`);
+  await expect(page.getByLabel(field, { exact: true })).toHaveValue('Prospect');
+});
+
 test('a folder with a sub-folder is made, a contact filed in the sub-folder, and the parent deleted with its contacts moved', async ({
   page,
 }) => {

@@ -172,3 +172,41 @@ test('a trashed contact is found on the trash page and restored', async ({ page 
   await page.getByRole('searchbox', { name: 'Search contacts' }).fill(`Tove${run}`);
   await expect(page.getByRole('grid').getByRole('row').filter({ hasText: name })).toHaveCount(1);
 });
+
+test('the contact page shows the address the API stores and edits it; the dialer shows the same lines', async ({ page }) => {
+  await signIn(page, 'alex');
+  const run = Date.now().toString(36);
+  const id = await createContact(page.request, {
+    first_name: `Addie${run}`,
+    last_name: 'Street',
+    address1: '1 Main St',
+    city: 'Springfield',
+    state: 'IL',
+    zip: '62701',
+  });
+  await page.goto(`/contacts/${id}`);
+  const section = page.getByRole('region', { name: 'Address' });
+  await expect(section.getByText('1 Main St')).toBeVisible();
+  await expect(section.getByText('Springfield, IL 62701')).toBeVisible();
+
+  await section.getByRole('button', { name: 'Edit address' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Edit address' });
+  await expect(dialog.getByLabel('Street address')).toHaveValue('1 Main St');
+  await dialog.getByLabel('Address line 2').fill('Suite 200');
+  await dialog.getByLabel('City').fill('Chicago');
+  await dialog.getByLabel('ZIP code').fill('60601');
+  await dialog.getByRole('button', { name: 'Save address' }).click();
+  await expect(dialog).toBeHidden();
+  await status(page, 'Address saved');
+  await expect(section.getByText('Suite 200')).toBeVisible();
+  await expect(section.getByText('Chicago, IL 60601')).toBeVisible();
+
+  const record = await (await page.request.get(`/rest/1/contacts/${id}`)).json();
+  expect(record.contacts.contacts[0].primary_address).toMatchObject({
+    address: '1 Main St',
+    address_2: 'Suite 200',
+    city: 'Chicago',
+    state: 'IL',
+    zip: '60601',
+  });
+});

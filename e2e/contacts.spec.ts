@@ -165,6 +165,55 @@ test('a new contact with an existing e-mail or phone: update the match, create a
   await expect(page).toHaveURL(new RegExp(`/contacts/${id}$`));
 });
 
+test("the duplicate review's Update adds a new phone and e-mail beside the contact's own, never replacing them", async ({ page }) => {
+  const u = Date.now().toString(36);
+  const email = `erin.${u}@example.com`;
+  const tail = String(Date.now() % 10000).padStart(4, '0');
+  const [first, second] = [`(415) 556-${tail}`, `(415) 557-${tail}`];
+  await signIn(page, 'alex');
+  const id = await createContact(page.request, { first_name: 'Erin', last_name: `Keep${u}`, email, phone: first });
+
+  await page.getByRole('button', { name: 'New contact' }).click();
+  const form = page.getByRole('dialog', { name: 'New contact' });
+  await form.getByLabel('First name').fill('Erin');
+  await form.getByLabel('Last name').fill(`Keep${u}`);
+  await form.getByLabel('E-mail', { exact: true }).fill(email);
+  await form.getByLabel('Phone', { exact: true }).fill(second);
+  await form.getByRole('button', { name: 'Save contact' }).click();
+  await page
+    .getByRole('dialog', { name: 'A contact with this e-mail or phone exists' })
+    .getByRole('button', { name: `Update Erin Keep${u}…` })
+    .click();
+  const update = page.getByRole('dialog', { name: `Update Erin Keep${u}?` });
+  const changes = update.getByRole('table', { name: 'Changes to the existing contact' });
+  await expect(changes.getByRole('row', { name: /Phone/ })).toContainText(`Adds: ${second}`);
+  await update.getByRole('button', { name: 'Update contact' }).click();
+  await expect(form).toBeHidden();
+
+  const updated = await readContact(page, id);
+  expect(updated.primary_phone.phone).toBe(first);
+  expect(updated.phones.map((p: { phone: string }) => p.phone)).toEqual(expect.arrayContaining([first, second]));
+  expect(updated.primary_email.email_address).toBe(email);
+
+  // Found by its phone, with an e-mail address it does not have: the address goes beside its own.
+  const other = `erin.work.${u}@example.org`;
+  await page.getByRole('button', { name: 'New contact' }).click();
+  await form.getByLabel('First name').fill('Erin');
+  await form.getByLabel('E-mail', { exact: true }).fill(other);
+  await form.getByLabel('Phone', { exact: true }).fill(first);
+  await form.getByRole('button', { name: 'Save contact' }).click();
+  await page
+    .getByRole('dialog', { name: 'A contact with this e-mail or phone exists' })
+    .getByRole('button', { name: `Update Erin Keep${u}…` })
+    .click();
+  await expect(changes.getByRole('row', { name: /E-mail/ })).toContainText(`Adds: ${other}`);
+  await update.getByRole('button', { name: 'Update contact' }).click();
+  await expect(form).toBeHidden();
+  const again = await readContact(page, id);
+  expect(again.primary_email.email_address).toBe(email);
+  expect(again.emails.map((e: { email_address: string }) => e.email_address)).toEqual(expect.arrayContaining([email, other]));
+});
+
 test('two people edit one contact: the second sees what changed and applies their values', async ({ page, browser }) => {
   const u = Date.now().toString(36);
   await signIn(page, 'alex');

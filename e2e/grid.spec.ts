@@ -1,4 +1,4 @@
-import { createContact, DEMO_PASSWORD, expect, signIn, test } from './fixtures';
+import { createContact, DEMO_PASSWORD, expect, signIn, test, WRITE } from './fixtures';
 
 test('search finds names in either order, phone digit runs and e-mail domains', async ({ page }) => {
   const u = Date.now().toString(36);
@@ -78,6 +78,59 @@ test('a manager sees owners, filters and sorts by them, and picks custom-field c
     .check();
   await expect(grid.getByRole('columnheader', { name: `Region ${u}` })).toBeVisible();
   await expect(grid.getByRole('row').nth(1)).toContainText('North');
+});
+
+test('"Not in a folder" filters the grid, and Dial all dials the rows in the order the grid shows them', async ({ page }) => {
+  await signIn(page, 'blake');
+  const run = Date.now().toString(36);
+  const last = `Order${run}`;
+  const folderName = `A long folder name a narrow panel cuts ${run}`;
+  const made = await page.request.post('/rest/1/folders', { headers: WRITE, data: { name: folderName } });
+  expect(made.ok()).toBe(true);
+  const folderId = (await made.json()).folders['0'].folder_id;
+  for (const [first, phone] of [
+    ['Cleo', '312-472-0301'],
+    ['Abe', '312-472-0302'],
+    ['Bea', '312-472-0303'],
+  ])
+    await createContact(page.request, { first_name: first, last_name: last, phone });
+  await createContact(page.request, { first_name: 'Dot', last_name: last, phone: '312-472-0304', category_id: folderId });
+
+  await page.goto(`/contacts?search=${last}`);
+  const rows = page.getByRole('grid').getByRole('row');
+  await expect(rows).toHaveCount(5);
+  const folders = page.getByRole('navigation', { name: 'Folders' });
+  const folderLink = folders.getByRole('link', { name: new RegExp(`^${folderName}, `) });
+  await expect(folderLink).toHaveAttribute('title', folderName);
+  // At 1,440 px the whole name shows (it wraps); narrower, it is cut and the title holds it.
+  const cut = () => folderLink.getByText(folderName, { exact: true }).evaluate((el) => el.scrollWidth > el.clientWidth);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await expect.poll(cut).toBe(false);
+  await page.setViewportSize({ width: 1024, height: 720 });
+  await expect.poll(cut).toBe(true);
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await folders.getByRole('link', { name: /^Not in a folder, / }).click();
+  await expect(page).toHaveURL(/folder=none/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Not in a folder' })).toBeVisible();
+  await expect(rows).toHaveCount(4);
+  await expect(page.getByRole('grid')).not.toContainText('Dot');
+
+  await page.getByRole('combobox', { name: 'Sort by' }).selectOption({ label: 'First name (A–Z)' });
+  await expect(rows.nth(1)).toContainText(`Abe ${last}`);
+  await page.getByRole('button', { name: 'Dial all' }).click();
+  const launcher = page.getByRole('dialog', { name: 'Start a dial session' });
+  await expect(launcher).toContainText('3 contacts not in a folder');
+  await launcher.getByRole('radio', { name: 'Preview' }).check();
+  await launcher.getByRole('button', { name: 'Start dialing' }).click();
+  await expect(page).toHaveURL(/\/dialer\/\d+$/);
+  await expect(page.getByRole('heading', { name: `Abe ${last}` })).toBeVisible();
+  await expect(page.getByRole('region', { name: /^Queue/ }).getByRole('listitem')).toContainText([
+    `Abe ${last}`,
+    `Bea ${last}`,
+    `Cleo ${last}`,
+  ]);
+  await page.getByRole('button', { name: 'End session' }).click();
+  await page.getByRole('alertdialog', { name: 'End this dial session?' }).getByRole('button', { name: 'End session' }).click();
 });
 
 test('the grid is one tab stop with arrow keys between cells; Enter opens the contact; paging keeps focus', async ({ page }) => {

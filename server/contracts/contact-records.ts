@@ -27,6 +27,9 @@ export type ContactRecord = {
   contact_user_id: string;
   user_id: string;
   owner_id: string;
+  /** The owning member's id again, under the names BI exports read (compat-notes). */
+  member_id: string;
+  contact_owner_id: string;
   first_name: string;
   last_name: string;
   date_added: string;
@@ -98,6 +101,9 @@ export type ContactRecord = {
 /** POST /rest/1/contacts answers this single object (not an array). */
 export type CreatedContactRecord = {
   contact_user_id: string;
+  /** The owning member (compat-notes: BI exports read both on every contact record). */
+  member_id: string;
+  contact_owner_id: string;
   first_name: string;
   last_name: string;
   email_address: string;

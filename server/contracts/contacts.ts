@@ -24,8 +24,9 @@ export const emailAddress = text(254).refine((v) => v === '' || z.email().safePa
 const PHONE_TYPE_ERROR = { error: 'must be 1 (home), 2 (work), 3 (cell), 4 (fax) or 5 (other)' };
 export const phoneType = intLike.pipe(z.number().int().min(1, PHONE_TYPE_ERROR).max(5, PHONE_TYPE_ERROR));
 
+/* '' clears a rating; null is "not given" like on every optional field (server/lib/validate.ts). */
 const rating = z
-  .union([z.null(), z.literal(''), intLike], { error: 'must be a whole number from 1 to 5' })
+  .union([z.literal(''), intLike], { error: 'must be a whole number from 1 to 5' })
   .transform((v) => (v === '' ? null : v))
   .pipe(
     z
@@ -124,7 +125,7 @@ const identifiable = (body: { first_name?: string; last_name?: string; email?: s
     code: 'custom',
     path: ['first_name'],
     params: { missing: true },
-    message: 'is required, or else last_name, email or phone: a contact needs something that identifies it',
+    message: 'is required, or else a last name, an e-mail address or a phone number: a contact needs something that identifies it',
   });
 };
 
@@ -208,8 +209,13 @@ export const listContactsQuery = paging
     tag_id: query.value(idLike.optional()),
     only_trashed: query.flag,
     owner_id: query.value(idLike.optional()),
+    /* Extension: only the contacts in no folder ("Not in a folder"). */
+    no_folder: query.flag,
   })
   .superRefine((q, ctx) => {
+    if (q.no_folder && (q.category_id || q.folder_id)) {
+      ctx.addIssue({ code: 'custom', path: ['no_folder'], message: 'cannot be combined with a folder (category_id or folder_id)' });
+    }
     if (q.include_new && !q.updated_from) {
       ctx.addIssue({
         code: 'custom',
@@ -247,13 +253,23 @@ export const contactFilter = z.object(
     owner_id: idLike.optional(),
     search: cleanText(z.string().trim().max(100, { error: 'must be at most 100 characters' })).optional(),
     only_trashed: flagLike.optional(),
+    no_folder: flagLike.optional(),
+    /* The order to take them in: a session dials the grid's rows in the order the grid shows them. */
+    sort_by: z.enum(CONTACT_SORT_COLUMNS, { error: `must be one of ${CONTACT_SORT_COLUMNS.join(', ')}` }).optional(),
+    sort_order: z
+      .string()
+      .trim()
+      .toUpperCase()
+      .pipe(z.enum(['ASC', 'DESC'], { error: "must be 'ASC' or 'DESC'" }))
+      .optional(),
   },
-  { error: 'must be an object of filters (category_id, tag_id, owner_id, search)' },
+  { error: 'must be an object of filters (category_id, tag_id, owner_id, search, no_folder, sort_by, sort_order)' },
 );
 export type ContactFilter = z.output<typeof contactFilter>;
 
-/** The list query a filter stands for: newest first, as the grid shows it by default. */
+/** The list query a filter stands for, in its order (newest first, as the grid shows it by default). */
 export function listQueryOf(filter: ContactFilter, pageSize: number): ListContactsQuery {
+  const sortBy = filter.sort_by ?? 'date_added';
   return {
     page: 1,
     page_size: pageSize,
@@ -266,8 +282,9 @@ export function listQueryOf(filter: ContactFilter, pageSize: number): ListContac
     include_new: false,
     include_trashed: false,
     include_archived: false,
-    sort_order: 'DESC',
-    sort_by: 'date_added',
+    no_folder: filter.no_folder ?? false,
+    sort_by: sortBy,
+    sort_order: filter.sort_order ?? (['date_added', 'date_modified', 'rating'].includes(sortBy) ? 'DESC' : 'ASC'),
   };
 }
 

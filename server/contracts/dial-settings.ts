@@ -119,7 +119,7 @@ export function settingsInput(raw: unknown): unknown {
 /** PUT /rest/1/dialsession/settings, after `settingsInput`. */
 export const updateDialSettingsBody = settingsFields.superRefine((body, ctx) => {
   if (body.calltime_min && body.calltime_max && body.calltime_min > body.calltime_max) {
-    ctx.addIssue({ code: 'custom', path: ['calltime_max'], message: 'must not be earlier than calltime_min' });
+    ctx.addIssue({ code: 'custom', path: ['calltime_max'], message: 'must not be earlier than the earliest time to call' });
   }
 });
 export type UpdateDialSettingsBody = z.output<typeof updateDialSettingsBody>;

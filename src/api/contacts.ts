@@ -14,14 +14,16 @@ export type ContactListParams = {
   category_id?: string;
   tag_id?: string;
   owner_id?: string;
+  /** Extension: only the contacts in no folder ("Not in a folder"). */
+  no_folder?: '1';
 };
 
 /** The part of the list's parameters that says which contacts it holds (not how they are ordered or paged). */
-export type ContactListFilter = Pick<ContactListParams, 'search' | 'category_id' | 'tag_id' | 'owner_id'>;
+export type ContactListFilter = Pick<ContactListParams, 'search' | 'category_id' | 'tag_id' | 'owner_id' | 'no_folder'>;
 
 export function filterOf(params: ContactListParams): ContactListFilter {
-  const { search, category_id, tag_id, owner_id } = params;
-  return Object.fromEntries(Object.entries({ search, category_id, tag_id, owner_id }).filter(([, v]) => v !== undefined));
+  const { search, category_id, tag_id, owner_id, no_folder } = params;
+  return Object.fromEntries(Object.entries({ search, category_id, tag_id, owner_id, no_folder }).filter(([, v]) => v !== undefined));
 }
 
 export type ContactPage = PageMeta & { contacts: ContactRecord[]; member_user_id?: string };
@@ -139,6 +141,8 @@ export type UpdateContactInput = {
   body: ContactWriteBody;
   /** The ETag the change was made against: the update applies only if the contact is still at that version (else 409, 40902). */
   etag?: string | null | undefined;
+  /** An e-mail address to add beside the contact's own once the update is saved (the update itself replaces the primary). */
+  addEmail?: string;
 };
 
 /** 409 with this code: the contact changed since the form read it; nothing was saved. */
@@ -150,8 +154,14 @@ export function useUpdateContact() {
   const queryClient = useQueryClient();
   const invalidate = useInvalidateContacts();
   return useMutation({
-    mutationFn: async ({ id, body, etag }: UpdateContactInput) => {
+    mutationFn: async ({ id, body, etag, addEmail }: UpdateContactInput) => {
       const saved = await putVersioned(id, body, etag);
+      if (addEmail) {
+        await apiRequest<unknown>(`${contactPath(id)}/emails`, { method: 'POST', body: { email_address: addEmail } });
+        const now = await fetchVersioned(id);
+        queryClient.setQueryData(contactKeys.versioned(id), now);
+        return now.record;
+      }
       queryClient.setQueryData(contactKeys.versioned(id), saved);
       return saved.record;
     },

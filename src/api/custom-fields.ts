@@ -22,13 +22,17 @@ export const customFieldKeys = {
   list: (counts: boolean) => [...customFieldKeys.all, 'list', { counts }] as const,
 };
 
-/** Types a definition can be created with; drop-downs (6) come from contacts that name a new one. */
+/** Types a definition can be created with (a drop-down, 6, with its options: an extension of the API). */
 export const DEFINABLE_TYPES = [
   { value: 1, label: 'Text' },
   { value: 2, label: 'Checkbox' },
   { value: 3, label: 'Date' },
+  { value: 6, label: 'Drop-down' },
   { value: 7, label: 'Number' },
 ] as const;
+
+/** A drop-down's options as POST and PUT take them: `{ id, label }` keeps or renames an option, a label adds one. */
+export type OptionsBody = (string | { id: string; label: string })[];
 
 export const TYPE_LABELS: Record<number, string> = { 1: 'Text', 2: 'Checkbox', 3: 'Date', 6: 'Drop-down', 7: 'Number' };
 
@@ -74,10 +78,12 @@ function useFieldMutation<V>(request: (vars: V) => Promise<unknown>) {
 }
 
 export const useCreateField = () =>
-  useFieldMutation((body: { display_name: string; type: number }) => apiRequest<unknown>('/rest/1/customfields', { method: 'POST', body }));
+  useFieldMutation((body: { display_name: string; type: number; options?: OptionsBody }) =>
+    apiRequest<unknown>('/rest/1/customfields', { method: 'POST', body }),
+  );
 
 export const useUpdateField = () =>
-  useFieldMutation(({ id, ...body }: { id: string; display_name?: string; display_order?: number }) =>
+  useFieldMutation(({ id, ...body }: { id: string; display_name?: string; display_order?: number; options?: OptionsBody }) =>
     apiRequest<unknown>(`/rest/1/customfields/${encodeURIComponent(id)}`, { method: 'PUT', body }),
   );
 

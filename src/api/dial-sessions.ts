@@ -1,3 +1,4 @@
+import type { ContactSortColumn } from '../../server/contracts/contacts';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import type { ListedCallRecord } from '../../server/contracts/calls';
@@ -55,9 +56,16 @@ export type DialEvent =
 
 export const DIAL_EVENT_TYPES = ['state', 'contact', 'call', 'skipped', 'result', 'note', 'ended'] as const;
 
-/** The contacts grid's filter, as contact_filter takes it (extension). */
-/** The grid's filter as a session's `contact_filter` (extension): the contacts the grid shows, in its default order. */
-export type DialContactFilter = { category_id?: string; tag_id?: string; search?: string; owner_id?: string };
+/** The grid's filter as a session's `contact_filter` (extension): the contacts the grid shows, in the grid's order. */
+export type DialContactFilter = {
+  category_id?: string;
+  tag_id?: string;
+  search?: string;
+  owner_id?: string;
+  no_folder?: '1';
+  sort_by?: ContactSortColumn;
+  sort_order?: 'ASC' | 'DESC';
+};
 
 /** Which contacts a session dials: the rows picked in the grid, or the grid's current filter. */
 export type DialTarget = { kind: 'selected'; ids: string[] } | { kind: 'filter'; filter: DialContactFilter };

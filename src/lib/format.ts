@@ -55,3 +55,54 @@ export function ratingValue(value: string | number | null | undefined): number |
   const n = Number(value);
   return Number.isInteger(n) && n >= 1 && n <= 5 ? n : null;
 }
+
+/** The parts of an address as contact records carry it (`primary_address`). */
+export type AddressParts = {
+  address: string;
+  address_2: string;
+  city: string;
+  state: string;
+  state_other?: string;
+  zip: string;
+  country: string;
+};
+
+/** An address as lines: street, second line, "City, ST 12345", country (empty parts left out). */
+export function addressLines(a: AddressParts | null | undefined): string[] {
+  if (!a) return [];
+  const cityLine = [a.city, [a.state || a.state_other, a.zip].filter(Boolean).join(' ')].filter(Boolean).join(', ');
+  return [a.address, a.address_2, cityLine, a.country].filter(Boolean);
+}
+
+/** A custom field's value as people read it: a checkbox Yes/No, a date in the app's one date format, the rest as stored. */
+export function formatFieldValue(typeId: number | string, value: string | null | undefined, fallback = '—'): string {
+  if (value === null || value === undefined || value === '') return fallback;
+  switch (Number(typeId)) {
+    case 2:
+      return value === '1' ? 'Yes' : value === '0' ? 'No' : value;
+    case 3:
+      return formatDate(value, value);
+    default:
+      return value;
+  }
+}
+
+export type NoteEntry = { when: string; author: string; text: string; raw: string };
+
+/** notes.notes is the history newest first, one entry per paragraph ("YYYY-MM-DD HH:MM:SS - Author: text"). */
+export function noteEntries(history: string | null | undefined): NoteEntry[] {
+  return (history ?? '')
+    .split(/\n\s*\n/)
+    .map((e) => e.trim())
+    .filter(Boolean)
+    .map((raw) => {
+      const match = raw.match(/^(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}) - ([^:\n]+): ([\s\S]*)$/);
+      return match ? { when: match[1]!, author: match[2]!, text: match[3]!, raw } : { when: '', author: '', text: raw, raw };
+    });
+}
+
+/** A phone's type as the API names it ('WORK') in words ("work"; "Work" at the start of a phrase). */
+export function phoneTypeWord(typeName: string | null | undefined, capital = false): string {
+  const word = (typeName ?? '').toLowerCase();
+  return capital && word ? word.charAt(0).toUpperCase() + word.slice(1) : word;
+}

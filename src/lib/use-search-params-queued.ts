@@ -1,5 +1,5 @@
 import { useCallback, useRef } from 'react';
-import { useSearchParams, type NavigateOptions } from 'react-router';
+import { useLocation, useSearchParams, type NavigateOptions } from 'react-router';
 
 type Change = (current: URLSearchParams) => URLSearchParams;
 
@@ -8,10 +8,12 @@ type Change = (current: URLSearchParams) => URLSearchParams;
  * parameters of the render that made the setter, not the latest asked for: two changes before the router commits the
  * first (a filter cleared, then a sort chosen, on a busy machine) lose the first, or bring it back. Here each change
  * starts from the last one asked for until the router has committed it; a navigation the hook did not ask for (Back,
- * a link) starts afresh from what it shows.
+ * a link) starts afresh from what it shows. A change asked for once the app has left the screen (a debounced search
+ * landing just after a click on a contact's link) is dropped: it would take the user back to the screen they left.
  */
 export function useSearchParamsQueued(): [URLSearchParams, (change: Change, options?: NavigateOptions) => void] {
   const [searchParams, setSearchParams] = useSearchParams();
+  const { pathname } = useLocation();
   const asked = useRef<string[]>([]);
   const seen = useRef(searchParams.toString());
 
@@ -26,12 +28,13 @@ export function useSearchParamsQueued(): [URLSearchParams, (change: Change, opti
 
   const update = useCallback(
     (change: Change, options?: NavigateOptions) => {
+      if (window.location.pathname !== pathname) return;
       const last = asked.current.at(-1);
       const next = change(new URLSearchParams(last ?? current.current));
       if (asked.current.length > 0 || next.toString() !== seen.current) asked.current = [...asked.current, next.toString()];
       setSearchParams(next, options);
     },
-    [setSearchParams],
+    [setSearchParams, pathname],
   );
   return [searchParams, update];
 }

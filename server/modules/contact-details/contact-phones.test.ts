@@ -185,7 +185,20 @@ describe('GET, PUT and DELETE /rest/1/contacts/{id}/phones/{phone_id}', () => {
     expect((await rep.delete(`/rest/1/contacts/${id}/phones/${primary.id}`)).status).toBe(204);
     await expectPrimary(id, '4155550101');
     const activities = (await rep.get(`/rest/1/contacts/${id}/activities?days=1`)).body.contact_activities.contact_activities;
-    expect(activities[0]).toMatchObject({ activity_id: '9', activity: 'Phone number 4155550100 HOME removed' });
+    expect(activities[0]).toMatchObject({ activity_id: '9', activity: 'Phone number (415) 555-0100 (home) removed' });
+  });
+});
+
+describe('the words people read', () => {
+  it('says an added phone as "(312) 555-0144 (work, desk)" and refuses a clash without ids or raw digits', async () => {
+    const id = await newContact({ phone: '4155550110' });
+    await rep.post(`/rest/1/contacts/${id}/phones`, { phone_number: '3125550144', type: 2, label: 'desk' });
+    const activities = (await rep.get(`/rest/1/contacts/${id}/activities?days=1`)).body.contact_activities.contact_activities;
+    expect(activities[0].activity).toBe('Phone number (312) 555-0144 (work, desk) added');
+    const [first] = await phonesOf(id);
+    const clash = await rep.put(`/rest/1/contacts/${id}/phones/${first.id}`, { phone_number: '312-555-0144', type: 2, label: 'desk' });
+    expect(clash.status).toBe(409);
+    expect(clash.body.debug_codes[0].reason).toBe('This contact already has the phone number (312) 555-0144 (work, desk).');
   });
 });
 

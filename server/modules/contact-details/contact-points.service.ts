@@ -29,6 +29,8 @@ export type PointKind<R extends Row & E, E> = {
   /** Two entries with one key are one entry. */
   keyOf(entry: E): string;
   describe(entry: E): string;
+  /** What `describe` recorded, as people read it in the activity timeline and in refusals ("(312) 555-0144 (work)"). */
+  spoken(described: string): string;
   /** What the contact row's column holds for its primary entry: the address as entered, the phone's digits. */
   columnValue(row: R): string;
   differs(row: R, entry: E): boolean;
@@ -96,15 +98,16 @@ function finish<R extends Row & E, E>(
 function activityText<R extends Row & E, E>(kind: PointKind<R, E>, entry: AuditEntry | undefined): string {
   const noun = capitalised(kind.noun);
   if (!entry) return '';
+  const [old, value] = [kind.spoken(entry.old ?? ''), kind.spoken(entry.new ?? '')];
   switch (entry.dataType) {
     case kind.dataTypes.added:
-      return `${noun} ${entry.new} added`;
+      return `${noun} ${value} added`;
     case kind.dataTypes.removed:
-      return `${noun} ${entry.old} removed`;
+      return `${noun} ${old} removed`;
     case kind.dataTypes.changed:
-      return `${noun} ${entry.old} changed to ${entry.new}`;
+      return `${noun} ${old} changed to ${value}`;
     default:
-      return `Primary ${kind.noun} set to ${entry.new || '(none)'}`;
+      return value ? `Primary ${kind.noun} set to ${value}` : `Primary ${kind.noun} removed`;
   }
 }
 
@@ -232,7 +235,7 @@ export function changePoint<R extends Row & E, E>(
     const row = await pointOf(tx, kind, contactId, id, rows);
     const entry = entryFor(row);
     const clash = rows.find((r) => r.id !== row.id && kind.keyOf(r) === kind.keyOf(entry));
-    if (clash) throw conflict(`Contact ${contactId} already has the ${kind.noun} ${kind.describe(entry)} (id ${clash.id}).`);
+    if (clash) throw conflict(`This contact already has the ${kind.noun} ${kind.spoken(kind.describe(entry))}.`);
     const audit: AuditEntry[] = [];
     if (kind.differs(row, entry)) {
       rows = replaced(rows, await kind.update(tx, row.id, entry));

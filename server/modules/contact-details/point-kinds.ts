@@ -19,6 +19,7 @@ export const EMAILS: PointKind<repo.EmailRow, EmailEntry> = {
   page: repo.pageOfEmails,
   keyOf: (e) => e.email_address.toLowerCase(),
   describe: (e) => e.email_address,
+  spoken: (described) => described,
   columnValue: (row) => row.email_address,
   // Same key, other spelling: the address is written as the client gave it last.
   differs: (row, e) => row.email_address !== e.email_address,
@@ -27,6 +28,14 @@ export const EMAILS: PointKind<repo.EmailRow, EmailEntry> = {
 };
 
 const typeName = (type: number) => PHONE_TYPES[type as keyof typeof PHONE_TYPES] ?? 'OTHER';
+
+/** `3125550144 WORK "desk"` (the audit's record of a phone) as "(312) 555-0144 (work, desk)". */
+export function spokenPhone(described: string): string {
+  const match = /^(\d+) ([A-Z]+)(?: "(.*)")?$/.exec(described);
+  if (!match) return described;
+  const [, digits, type, label] = match;
+  return `${formatPhone(digits!)} (${[type!.toLowerCase(), label].filter(Boolean).join(', ')})`;
+}
 
 export const PHONES: PointKind<repo.PhoneRow, repo.PhoneValues> = {
   table: 'contact_phones',
@@ -37,6 +46,7 @@ export const PHONES: PointKind<repo.PhoneRow, repo.PhoneValues> = {
   page: repo.pageOfPhones,
   keyOf: (p) => p.phone_number,
   describe: (p) => `${p.phone_number} ${typeName(p.type)}${p.label ? ` "${p.label}"` : ''}`,
+  spoken: spokenPhone,
   columnValue: (row) => row.phone_number,
   differs: (row, p) => row.phone_number !== p.phone_number || row.type !== p.type || row.label !== p.label,
   // Only the columns: a request's entry also carries is_primary, which the service sets on its own.

@@ -29,7 +29,7 @@ const SORT_COLUMNS: Record<ColumnSort, 'id' | 'updated_at' | 'first_name' | 'las
 };
 
 /** What changes a list query's SQL beyond which filter values it is given. */
-type ListShape = { trashed: boolean; trashedOnly: boolean; archived: boolean; newToo: boolean };
+type ListShape = { trashed: boolean; trashedOnly: boolean; archived: boolean; newToo: boolean; noFolder: boolean };
 type ListParams = ScopeParams &
   SearchParams & {
     folderId?: number;
@@ -71,7 +71,13 @@ function listPlan(db: Db, scope: Scope, q: ListContactsQuery): ListPlan {
     candidates = search.candidates;
   }
   // Without include_new an updated_from search is about changes to contacts that already existed.
-  const shape = { trashed: q.include_trashed, trashedOnly: q.only_trashed, archived: q.include_archived, newToo: !!q.include_new };
+  const shape = {
+    trashed: q.include_trashed,
+    trashedOnly: q.only_trashed,
+    archived: q.include_archived,
+    newToo: !!q.include_new,
+    noFolder: !!q.no_folder,
+  };
   return candidates ? { shape, params, candidates } : { shape, params };
 }
 
@@ -83,6 +89,7 @@ function applyFilters(db: Db, query: ContactQuery, s: ListShape, p: Placeholders
   if (p.beforeId) x = x.where('contacts.id', '<', p.beforeId);
   if (!s.archived) x = x.where('contacts.archived', '=', 0);
   if (p.folderId) x = x.where('contacts.folder_id', '=', p.folderId);
+  if (s.noFolder) x = x.where('contacts.folder_id', 'is', null);
   if (p.updatedFrom) {
     x = x.where('contacts.updated_at', '>=', p.updatedFrom).where('contacts.updated_at', '<=', p.updatedTo!);
     if (!s.newToo) x = x.where('contacts.created_at', '<', p.updatedFrom);
@@ -218,6 +225,7 @@ const countedTotal = prepared<ListShape, CountedParams, { n: number | null }>('c
     .where('org_id', '=', p.orgId);
   if (p.memberIds) q = q.where('owner_id', 'in', p.memberIds);
   if (p.folderId) q = q.where('folder_key', '=', p.folderId);
+  if (s.noFolder) q = q.where('folder_key', '=', 0);
   if (s.trashedOnly) q = q.where('trashed', '=', 1);
   else if (!s.trashed) q = q.where('trashed', '=', 0);
   if (!s.archived) q = q.where('archived', '=', 0);
@@ -298,7 +306,7 @@ const searchIndexOf = (params: ListParams): SearchIndex | undefined =>
 /** A list's total: a sum of kept counts when its filters allow, a search's matches up to SEARCH_COUNT_LIMIT, else a count. */
 function totalOf(db: Db, shape: ListShape, params: ListParams) {
   const index = searchIndexOf(params);
-  if (index === 'contact_words' && Object.keys(params).every((name) => WORDS_ONLY.has(name)))
+  if (index === 'contact_words' && !shape.noFolder && Object.keys(params).every((name) => WORDS_ONLY.has(name)))
     return wordsCount(db, null, { wordsMatch: params.wordsMatch! });
   if (index) return searchCount(db, { ...shape, index }, params);
   if (params.likeTexts || params.likeNumbers) return likeCount(db, shape, params);
@@ -340,6 +348,7 @@ const countedByOwner = prepared<ListShape, CountedParams, { owner_id: number; n:
     .groupBy('owner_id');
   if (p.memberIds) q = q.where('owner_id', 'in', p.memberIds);
   if (p.folderId) q = q.where('folder_key', '=', p.folderId);
+  if (s.noFolder) q = q.where('folder_key', '=', 0);
   if (s.trashedOnly) q = q.where('trashed', '=', 1);
   else if (!s.trashed) q = q.where('trashed', '=', 0);
   if (!s.archived) q = q.where('archived', '=', 0);

@@ -46,6 +46,8 @@ export function contactRecords(contacts: RecordRow[], details: ContactDetails): 
       contact_user_id: String(c.id),
       user_id: String(c.id),
       owner_id: String(c.owner_id),
+      member_id: String(c.owner_id),
+      contact_owner_id: String(c.owner_id),
       first_name: c.first_name,
       last_name: c.last_name,
       date_added: timestampOrZero(c.created_at),

@@ -195,6 +195,8 @@ async function findDuplicate(tx: Db, orgId: number, ownerId: number, body: Creat
 function createdRecord(contact: Contact, body: CreateContactBody, action: CreatedContactRecord['duplicate_action']): CreatedContactRecord {
   return {
     contact_user_id: String(contact.id),
+    member_id: String(contact.owner_id),
+    contact_owner_id: String(contact.owner_id),
     first_name: contact.first_name,
     last_name: contact.last_name,
     email_address: contact.email,

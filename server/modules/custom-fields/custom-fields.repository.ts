@@ -81,7 +81,6 @@ export async function contactCounts(db: Db, scope: Scope, fieldIds: number[]): P
 export const optionsOf = async (db: Db, fieldIds: number[]) =>
   fieldIds.length ? db.selectFrom('custom_field_options').selectAll().where('custom_field_id', 'in', fieldIds).orderBy('id').execute() : [];
 
-/** A drop-down's option by label (without case) or, failing that, by id. */
 /**
  * Deletes a definition and, irreversibly, every value contacts hold for it, each contact recording the loss. As
  * for a tag: set-based, a chunk of contacts per statement in the one transaction, and a catalog raise.

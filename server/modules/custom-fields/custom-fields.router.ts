@@ -4,7 +4,6 @@ import type { CustomFieldsDeps } from './custom-fields.service.js';
 import { createFieldBody, fieldIdParam, listFieldsQuery, updateFieldBody } from '../../contracts/custom-fields.js';
 import { oneOfOne, pageMeta, sendList, sendNoContent, sendSuccess } from '../../lib/envelope.js';
 import { parse } from '../../lib/validate.js';
-import { fieldRecord } from './custom-fields.serializer.js';
 import * as service from './custom-fields.service.js';
 
 /** Custom-field definitions. A single definition is answered as a list of one, as the contract's GET shows. */
@@ -18,20 +17,20 @@ export function customFieldsRouter(ctx: CustomFieldsDeps): Router {
   });
 
   router.post('/customfields', async (req, res) => {
-    const field = await service.createField(ctx, authOf(req), parse(createFieldBody, req.body));
-    sendSuccess(res, 201, 'customfields', { customfields: [fieldRecord(field)], ...oneOfOne() });
+    const record = await service.createField(ctx, authOf(req), parse(createFieldBody, req.body));
+    sendSuccess(res, 201, 'customfields', { customfields: [record], ...oneOfOne() });
   });
 
   router.get('/customfields/:custom_field_id', async (req, res) => {
     const { custom_field_id } = parse(fieldIdParam, req.params);
-    sendList(res, 'customfields', [fieldRecord(await service.getField(ctx, authOf(req), custom_field_id))], oneOfOne());
+    sendList(res, 'customfields', [await service.getField(ctx, authOf(req), custom_field_id)], oneOfOne());
   });
 
   router.put('/customfields/:custom_field_id', async (req, res) => {
     const auth = authOf(req);
     const { custom_field_id } = parse(fieldIdParam, req.params);
-    const field = await service.updateField(ctx, auth, custom_field_id, parse(updateFieldBody, req.body));
-    sendList(res, 'customfields', [fieldRecord(field)], oneOfOne());
+    const record = await service.updateField(ctx, auth, custom_field_id, parse(updateFieldBody, req.body));
+    sendList(res, 'customfields', [record], oneOfOne());
   });
 
   router.delete('/customfields/:custom_field_id', async (req, res) => {

@@ -5,13 +5,17 @@ import {
   type createFieldBody,
   type CustomFieldRecord,
   type listFieldsQuery,
+  type OptionEntry,
   type UpdateFieldBody,
 } from '../../contracts/custom-fields.js';
 import type { Db, Store } from '../../db/database.js';
-import { conflict, notFound } from '../../lib/errors.js';
+import { conflict, invalidField, notFound, unknownReference } from '../../lib/errors.js';
+import { lockKeys } from '../../db/locks.js';
+import { bumpCatalog } from '../../db/versions.js';
 import { now } from '../../lib/time.js';
 import { normaliseValue } from '../contacts/contact-details.repository.js';
 import * as repo from './custom-fields.repository.js';
+import * as optionsRepo from './custom-field-options.repository.js';
 import { fieldRecord } from './custom-fields.serializer.js';
 
 export type CustomFieldsDeps = { store: Store };
@@ -32,7 +36,7 @@ export async function fieldOf(db: Db, auth: AuthContext, id: number): Promise<re
 async function assertNameFree(db: Db, auth: AuthContext, name: string, exceptId?: number) {
   const other = await repo.findFieldByName(db, auth.scope.orgId, name);
   if (other && other.id !== exceptId)
-    throw conflict(`A custom field named "${other.display_name}" already exists (id ${other.id}); names are compared without case.`);
+    throw conflict(`A custom field named "${other.display_name}" already exists (names that differ only in capitals count as the same).`);
 }
 
 export async function listFields(ctx: CustomFieldsDeps, auth: AuthContext, query: z.output<typeof listFieldsQuery>) {
@@ -63,13 +67,21 @@ export async function listFields(ctx: CustomFieldsDeps, auth: AuthContext, query
   return { records, total };
 }
 
-export const getField = async (ctx: CustomFieldsDeps, auth: AuthContext, id: number) => fieldOf(ctx.store.db, auth, id);
+/** A definition as GET one, POST and PUT answer it: a drop-down with its options (extension). */
+export async function presentField(db: Db, field: repo.CustomField): Promise<CustomFieldRecord> {
+  if (field.type_id !== 6) return fieldRecord(field);
+  const options = await repo.optionsOf(db, [field.id]);
+  return { ...fieldRecord(field), options: options.map((o) => ({ id: String(o.id), label: o.label })) };
+}
+
+export const getField = async (ctx: CustomFieldsDeps, auth: AuthContext, id: number) =>
+  presentField(ctx.store.db, await fieldOf(ctx.store.db, auth, id));
 
 export function createField(ctx: CustomFieldsDeps, auth: AuthContext, body: z.output<typeof createFieldBody>) {
   return ctx.store.write(async (tx) => {
     await assertNameFree(tx, auth, body.display_name);
     const order = body.display_order ?? (await repo.nextDisplayOrder(tx, auth.scope.orgId));
-    return repo.insertField(tx, {
+    const field = await repo.insertField(tx, {
       org_id: auth.scope.orgId,
       display_name: body.display_name,
       name_lc: body.display_name.toLowerCase(),
@@ -77,7 +89,56 @@ export function createField(ctx: CustomFieldsDeps, auth: AuthContext, body: z.ou
       display_order: order,
       created_at: now(),
     });
+    await optionsRepo.insertOptions(
+      tx,
+      field.id,
+      (body.options ?? []).map((o) => o.label),
+    );
+    return presentField(tx, field);
   });
+}
+
+/**
+ * A drop-down's options become the list given (extension): an entry with an id renames that option, and the value of
+ * every contact holding it; a label alone adds an option, or keeps the one of that label (without case); an option
+ * left out is removed, unless contacts hold it (409: values are never dropped by a change of definition).
+ */
+async function setOptions(tx: Db, auth: AuthContext, field: repo.CustomField, wanted: OptionEntry[]) {
+  if (field.type_id !== 6) throw invalidField('options', 'options are only for a drop-down field (type 6).');
+  // Two editors of one field's options at once on PostgreSQL: the second reads the list as the first left it.
+  await lockKeys(tx, 'custom field options', [String(field.id)]);
+  const current = await repo.optionsOf(tx, [field.id]);
+  const byLabel = (label: string) => current.find((o) => o.label.toLowerCase() === label.toLowerCase());
+  const plan = wanted.map((entry) => {
+    const option = entry.id !== undefined ? current.find((o) => o.id === entry.id) : byLabel(entry.label);
+    if (entry.id !== undefined && !option)
+      throw unknownReference('options', `options names option ${entry.id}, which "${field.display_name}" does not have.`);
+    return { option, label: entry.label };
+  });
+  const kept = new Set(plan.flatMap((p) => (p.option ? [p.option.id] : [])));
+  const removed = current.filter((o) => !kept.has(o.id));
+  const held = await optionsRepo.holdersOf(
+    tx,
+    field.id,
+    removed.map((o) => o.label),
+  );
+  if (held.size) {
+    const [label, n] = [...held][0]!;
+    throw conflict(`${n} contact(s) hold "${label}" in "${field.display_name}": change their value before removing the option.`);
+  }
+  const at = now();
+  await optionsRepo.deleteOptions(
+    tx,
+    removed.map((o) => o.id),
+  );
+  for (const { option, label } of plan) {
+    if (option && option.label !== label) await optionsRepo.renameOption(tx, field, option, label, auth.member.id, at);
+  }
+  await optionsRepo.insertOptions(
+    tx,
+    field.id,
+    plan.filter((p) => !p.option).map((p) => p.label),
+  );
 }
 
 /**
@@ -112,11 +173,16 @@ export function updateField(ctx: CustomFieldsDeps, auth: AuthContext, id: number
       display_order: body.display_order ?? field.display_order,
       type_id: body.type ?? field.type_id,
     };
-    if (changes.display_name === field.display_name && changes.display_order === field.display_order && changes.type_id === field.type_id)
-      return field;
+    const same =
+      changes.display_name === field.display_name && changes.display_order === field.display_order && changes.type_id === field.type_id;
     if (changes.display_name !== field.display_name) await assertNameFree(tx, auth, changes.display_name, field.id);
     if (changes.type_id !== field.type_id) await assertValuesFit(tx, field, changes.type_id);
-    return repo.updateField(tx, field, changes);
+    const updated = same ? field : await repo.updateField(tx, field, changes);
+    if (body.options) {
+      await setOptions(tx, auth, updated, body.options);
+      if (same) await bumpCatalog(tx, field.org_id);
+    }
+    return presentField(tx, updated);
   });
 }
 

@@ -63,7 +63,8 @@ describe('POST /rest/1/customfields', () => {
   it.each([
     [{ type: 1 }, 'display_name', 40002],
     [{ display_name: 'X' }, 'type', 40002],
-    [{ display_name: 'X', type: 6 }, 'type', 40003],
+    [{ display_name: 'X', type: 1, options: ['A'] }, 'options', 40003],
+    [{ display_name: 'X', type: 6, options: ['A', 'a'] }, 'options', 40003],
     [{ display_name: 'X', type: 9 }, 'type', 40003],
     [{ display_name: '', type: 1 }, 'display_name', 40003],
     [{ display_name: 'X', type: 1, display_order: 'first' }, 'display_order', 40003],
@@ -173,6 +174,57 @@ describe('PUT /rest/1/customfields/{id}', () => {
     expect((await vendor.put('/rest/1/customfields/99999999', { display_name: 'X' })).status).toBe(404);
     expect((await api(team.otherVendor).put(`/rest/1/customfields/${f.custom_field_id}`, { display_name: 'X' })).status).toBe(404);
     expect((await definitionOf(f.custom_field_id)).display_name).toBe('Guarded');
+  });
+});
+
+describe('drop-down options (extension)', () => {
+  const put = (id: string, body: object) => vendor.put(`/rest/1/customfields/${id}`, body);
+  const labels = (record: { options: { label: string }[] }) => record.options.map((o) => o.label);
+
+  it('creates a drop-down with its options, and answers them on POST, GET one and the list', async () => {
+    const field = await create({ display_name: 'Stage', type: 6, options: ['Lead', 'Won'] });
+    expect(field).toMatchObject({ type_id: '6', type_name: 'Drop Down', options: [{ label: 'Lead' }, { label: 'Won' }] });
+    expect(labels(await definitionOf(field.custom_field_id))).toEqual(['Lead', 'Won']);
+    expect(labels((await all()).find((f: any) => f.custom_field_id === field.custom_field_id))).toEqual(['Lead', 'Won']);
+  });
+
+  it("adds, renames and removes options; a rename carries the contacts' values along, each recording it", async () => {
+    const field = await create({ display_name: 'Phase', type: 6, options: ['Cold', 'Warm', 'Gone'] });
+    const [cold, warm] = field.options;
+    const id = await newContact({ custom_fields: [{ name: 'Phase', type: 6, value: 'Warm' }] });
+    const before = (await rep.get(`/rest/1/contacts/${id}`)).headers.get('etag');
+    const reply = await put(field.custom_field_id, { options: [{ id: cold.id, label: 'Cold' }, { id: warm.id, label: 'Hot' }, 'New'] });
+    expect(reply.status, reply.text).toBe(200);
+    expect(reply.body.customfields.customfields[0].options).toEqual([
+      { id: cold.id, label: 'Cold' },
+      { id: warm.id, label: 'Hot' },
+      { id: expect.any(String), label: 'New' },
+    ]);
+    const record = await rep.get(`/rest/1/contacts/${id}`);
+    expect(record.body.contacts.contacts[0].custom_fields).toEqual([expect.objectContaining({ name: 'Phase', value: 'Hot' })]);
+    expect(record.headers.get('etag')).not.toBe(before);
+    const audit = (await rep.get(`/rest/1/contacts/${id}/auditlog`)).body;
+    expect(JSON.stringify(audit)).toContain(`"data_type":"custom_field:${field.custom_field_id}","old":"Warm","new":"Hot"`);
+  });
+
+  it('refuses to remove an option contacts hold (409), and changes nothing', async () => {
+    const field = await create({ display_name: 'Grade', type: 6, options: ['A', 'B'] });
+    await newContact({ custom_fields: [{ name: 'Grade', type: 6, value: 'B' }] });
+    const reply = await put(field.custom_field_id, { options: ['A'] });
+    expect([reply.status, reply.body.debug_codes[0].code]).toEqual([409, 40901]);
+    expect(reply.body.debug_codes[0].reason).toMatch(/1 contact\(s\) hold "B" in "Grade"/);
+    expect(labels(await definitionOf(field.custom_field_id))).toEqual(['A', 'B']);
+  });
+
+  it('refuses options on a field that is not a drop-down, an option of another field, and a rep', async () => {
+    const text = await create({ display_name: 'Plain', type: 1 });
+    expect((await put(text.custom_field_id, { options: ['A'] })).body.debug_codes[0]).toMatchObject({ field: 'options', code: 40003 });
+    const one = await create({ display_name: 'First list', type: 6, options: ['X'] });
+    const two = await create({ display_name: 'Second list', type: 6, options: ['Y'] });
+    const foreign = await put(two.custom_field_id, { options: [{ id: one.options[0].id, label: 'Z' }] });
+    expect(foreign.body.debug_codes[0]).toMatchObject({ field: 'options', code: 40004 });
+    expect((await rep.put(`/rest/1/customfields/${two.custom_field_id}`, { options: ['Q'] })).status).toBe(403);
+    expect(labels(await definitionOf(two.custom_field_id))).toEqual(['Y']);
   });
 });
 

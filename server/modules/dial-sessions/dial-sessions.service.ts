@@ -9,7 +9,7 @@ import { type Db, withSavepoint, type Store } from '../../db/database.js';
 import type { DialSession } from '../../db/schema.js';
 import { DomainError, type FieldProblem, invalidFields, unprocessable } from '../../lib/errors.js';
 import { addSeconds, now } from '../../lib/time.js';
-import { parse } from '../../lib/validate.js';
+import { parse, withoutNulls } from '../../lib/validate.js';
 import { createContactIn } from '../contacts/contacts.service.js';
 import { findVisibleContacts } from '../contacts/contacts.repository.js';
 import { settingsOf } from '../dial-settings/dial-settings.repository.js';
@@ -137,7 +137,7 @@ function readEntries(raw: unknown[]): { entries: Entry[]; errors: EntryError[] }
   const errors: EntryError[] = [];
   raw.forEach((value, index) => {
     try {
-      const existing = existingContactEntry.safeParse(value);
+      const existing = existingContactEntry.safeParse(withoutNulls(value));
       entries.push(
         existing.success ? { index, contactId: existing.data.contact_user_id } : { index, body: parse(createContactBody, value) },
       );

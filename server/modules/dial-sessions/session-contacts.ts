@@ -4,7 +4,7 @@ import { type ContactFilter, listQueryOf } from '../../contracts/contacts.js';
 import { CONTACT_LIMIT } from '../../contracts/dial-sessions.js';
 import type { Db } from '../../db/database.js';
 import type { DialSession } from '../../db/schema.js';
-import { nextIdsOfList } from '../contacts/contact-list.repository.js';
+import { listContacts, nextIdsOfList } from '../contacts/contact-list.repository.js';
 import { recordRows } from '../contacts/contact-records.repository.js';
 import { presentContacts, scopeOfOwner } from '../contacts/contacts.service.js';
 import type { CallbackParties } from './callback-bodies.js';
@@ -27,12 +27,14 @@ export async function contactParties(tx: Db, session: DialSession, position: num
 }
 
 /**
- * The caller's contacts a filter matches, as the contacts list orders them by default (newest first), up to what is
- * left of the session's limit.
+ * The caller's contacts a filter matches, in the order the contacts list gives them for the filter's sort (newest
+ * first by default), up to what is left of the session's limit: "Dial all" dials the grid's rows as the grid shows them.
  */
 export async function filteredContactIds(db: Db, auth: AuthContext, filter: ContactFilter, already: number): Promise<number[]> {
   const limit = CONTACT_LIMIT - already;
   if (limit <= 0) return [];
   const scope = await scopeOfOwner(db, auth, filter.owner_id, 'contact_filter.owner_id');
-  return nextIdsOfList(db, scope, listQueryOf(filter, limit), undefined, limit);
+  const query = listQueryOf(filter, limit);
+  if (query.sort_by === 'date_added' && query.sort_order === 'DESC') return nextIdsOfList(db, scope, query, undefined, limit);
+  return (await listContacts(db, scope, query)).rows.map((r) => r.id);
 }

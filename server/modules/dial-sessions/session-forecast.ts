@@ -5,6 +5,7 @@ import type { DialSettings } from '../../contracts/dial-settings.js';
 import type { Db } from '../../db/database.js';
 import { contactZones, type SkipFacts, type SkipReason, skipReason } from '../../dialer/skip-rules.js';
 import { currentDate } from '../../lib/clock.js';
+import { withoutNulls } from '../../lib/validate.js';
 import { findVisibleContacts } from '../contacts/contacts.repository.js';
 import { filteredContactIds } from './session-contacts.js';
 
@@ -52,7 +53,7 @@ export async function forecastBody(db: Db, auth: AuthContext, body: CreateDialSe
   const named: number[] = [];
   const given: SkipFacts[] = [];
   for (const raw of body.contacts ?? []) {
-    const existing = existingContactEntry.safeParse(raw);
+    const existing = existingContactEntry.safeParse(withoutNulls(raw));
     if (existing.success) named.push(existing.data.contact_user_id);
     else given.push(factsOfEntry(raw));
   }

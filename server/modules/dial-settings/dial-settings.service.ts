@@ -96,7 +96,7 @@ async function updateRecordingSettings(tx: Db, orgId: number, body: UpdateDialSe
 function windowError(body: UpdateDialSettingsBody, next: DialSettings) {
   return body.calltime_max === undefined
     ? invalidField('calltime_min', `calltime_min must not be later than calltime_max (${next.calltime_max}).`)
-    : invalidField('calltime_max', `calltime_max must not be earlier than calltime_min (${next.calltime_min}).`);
+    : invalidField('calltime_max', `calltime_max must not be earlier than the earliest time to call (${next.calltime_min}).`);
 }
 
 /**

@@ -260,7 +260,6 @@ describe("the recording settings (organisation-wide, the vendor's to change)", (
     ['recording_retention_days', { recording_retention_days: 'forever' }],
     ['recording_retention_days', { recording_retention_days: 1.5 }],
     ['recording_retention_days', { recording_retention_days: '-3' }],
-    ['recording_retention_days', { recording_retention_days: null }],
     ['record_calls', { record_calls: 'sometimes' }],
     ['record_calls', { record_calls: 2, dialsecs: 40 }],
   ])('refuses the vendor a bad %s with a 400 naming it and its bounds, and changes nothing', async (field, body) => {
@@ -270,6 +269,14 @@ describe("the recording settings (organisation-wide, the vendor's to change)", (
     expect(reply.status).toBe(400);
     expect(reply.body.debug_codes).toEqual([expect.objectContaining({ field, reason: expect.stringContaining(field) })]);
     if (field === 'recording_retention_days') expect(reply.body.debug_codes[0].reason).toMatch(/1 to 3650/);
+    expect(await settingsOf(vendor)).toEqual(before);
+  });
+
+  it('reads a null recording_retention_days as not given (compat-notes): 200, nothing changed', async () => {
+    const vendor = as(team.vendor);
+    const before = await settingsOf(vendor);
+    const reply = await vendor.put(PATH, { recording_retention_days: null, record_calls: null });
+    expect(reply.status, reply.text).toBe(200);
     expect(await settingsOf(vendor)).toEqual(before);
   });
 });

@@ -23,7 +23,7 @@ async function tagOf(db: Db, auth: AuthContext, id: number) {
 async function assertTitleFree(db: Db, auth: AuthContext, title: string, exceptId?: number) {
   const other = await repo.findTagByTitle(db, auth.scope.orgId, title);
   if (other && other.id !== exceptId)
-    throw conflict(`A tag titled "${other.title}" already exists (id ${other.id}); titles are compared without case.`);
+    throw conflict(`A tag titled "${other.title}" already exists (titles that differ only in capitals count as the same).`);
 }
 
 export async function listTags(ctx: TagsDeps, auth: AuthContext, query: z.output<typeof listTagsQuery>) {

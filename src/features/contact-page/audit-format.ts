@@ -1,5 +1,5 @@
 import type { AuditRecord } from '../../../server/contracts/contact-records';
-import { formatPhone } from '../../lib/format';
+import { formatFieldValue, formatPhone } from '../../lib/format';
 
 /* Audit records as people read them: what changed, in words, and old → new with ids turned into names. */
 
@@ -7,7 +7,18 @@ export type Names = {
   member: (id: string) => string;
   folder: (id: string) => string;
   customField: (id: string) => string;
+  /** The field's type (1 text, 2 checkbox, 3 date, ...), when it still exists. */
+  customFieldType: (id: string) => number | undefined;
 };
+
+/** A phone as the audit records it (`3125550144 WORK "desk"`) in words: "(312) 555-0144 (work, desk)". */
+export function spokenPhone(value: string): string {
+  const match = /^(\d+)(?: ([A-Z]+))?(?: "(.*)")?$/.exec(value);
+  if (!match) return value;
+  const [, digits, type, label] = match;
+  const kind = [type?.toLowerCase(), label].filter(Boolean).join(', ');
+  return `${formatPhone(digits)}${kind ? ` (${kind})` : ''}`;
+}
 
 const FIELD_LABELS: Record<string, string> = {
   first_name: 'First name',
@@ -63,8 +74,9 @@ export function auditValues(entry: AuditRecord, names: Names): { old: string; ne
     if (entry.data_type === 'do_not_call') return value === '1' ? 'Yes' : 'No';
     if (entry.data_type === 'rating') return value === '0' || value === '' ? 'Not rated' : `${value} of 5`;
     /* Phones are recorded as digits, followed by type and label when a number is added, changed or removed. */
-    if (/^phone(_added|_removed|_changed)?$/.test(entry.data_type))
-      return value === '' ? '—' : value.replace(/^\d+/, (digits) => formatPhone(digits));
+    if (/^phone(_added|_removed|_changed)?$/.test(entry.data_type)) return value === '' ? '—' : spokenPhone(value);
+    const custom = entry.data_type.match(/^custom_field:(\d+)$/);
+    if (custom) return formatFieldValue(names.customFieldType(custom[1]!) ?? 1, value);
     return value === '' ? '—' : value;
   };
   return { old: show(entry.old), new: show(entry.new) };

@@ -50,8 +50,8 @@ export function ContactHeader() {
   const headingId = useId();
   const name = contactDisplayName(contact);
   const owner = team.data?.find((m) => m.user_id === contact.owner_id);
-  const ownerName = owner ? memberName(owner) : team.isPending ? 'Loading…' : `Member ${contact.owner_id}`;
-  const folderName = contact.category_id !== '0' ? contact.category?.name || `Folder ${contact.category_id}` : 'No folder';
+  const ownerName = owner ? memberName(owner) : team.isPending ? 'Loading…' : 'Another member';
+  const folderName = contact.category_id !== '0' ? contact.category?.name || 'A folder since deleted' : 'No folder';
   const trashed = contact.trashed === '1';
 
   return (

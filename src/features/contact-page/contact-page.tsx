@@ -7,6 +7,7 @@ import { ErrorState } from '../../components/ui/error-state';
 import { Spinner } from '../../components/ui/spinner';
 import { ApiError, errorMessage } from '../../lib/api-client';
 import { contactDisplayName } from '../contacts/contact-name';
+import { AddressSection } from './address-section';
 import { CallsSection } from './calls-section';
 import { ContactPageProvider, StaleNotice } from './contact-context';
 import { ContactHeader } from './contact-header';
@@ -71,6 +72,7 @@ export function ContactPage({ id }: { id: string }) {
           <div className="min-w-0 space-y-4">
             <PhonesSection />
             <EmailsSection />
+            <AddressSection />
             <TagsSection />
             <CustomFieldsSection />
           </div>

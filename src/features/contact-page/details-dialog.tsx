@@ -51,7 +51,8 @@ function DetailsForm({ onClose }: { onClose: () => void }) {
     const body: Record<string, unknown> = {};
     if (dirtyFields.first_name) body.first_name = values.first_name ?? '';
     if (dirtyFields.last_name) body.last_name = values.last_name ?? '';
-    if (dirtyFields.rating) body.rating = values.rating ?? null;
+    /* '' clears the rating: null would mean "not given". */
+    if (dirtyFields.rating) body.rating = values.rating ?? '';
     if (dirtyFields.do_not_call) body.do_not_call = values.do_not_call ? 1 : 0;
     if (Object.keys(body).length === 0) return onClose();
     try {

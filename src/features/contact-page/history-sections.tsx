@@ -92,10 +92,11 @@ function useNames(): Names {
   return {
     member: (id) => {
       const m = team.data?.find((x) => x.user_id === id);
-      return m ? memberName(m) : id === '0' ? 'the system' : `Member ${id}`;
+      return m ? memberName(m) : id === '0' ? 'the system' : 'Another member';
     },
-    folder: (id) => flattenFolders(folders.data ?? []).find((f) => f.id === id)?.name ?? `Folder ${id} (deleted)`,
-    customField: (id) => fields.data?.find((f) => f.id === id)?.name ?? `Custom field ${id} (deleted)`,
+    folder: (id) => flattenFolders(folders.data ?? []).find((f) => f.id === id)?.name ?? 'A folder since deleted',
+    customField: (id) => fields.data?.find((f) => f.id === id)?.name ?? 'A custom field since deleted',
+    customFieldType: (id) => fields.data?.find((f) => f.id === id)?.typeId,
   };
 }
 

@@ -3,27 +3,15 @@ import { Button } from '../../components/ui/button';
 import { TextareaField } from '../../components/ui/field';
 import { InlineError } from '../../components/ui/form-error';
 import { Section } from '../../components/ui/section';
-import { formatDateTime } from '../../lib/format';
+import { formatDateTime, noteEntries } from '../../lib/format';
 import { localError, useContactPage } from './contact-context';
-
-/** notes.notes is the history newest first, one entry per paragraph ("YYYY-MM-DD HH:MM:SS - Author: text"). */
-function entriesOf(history: string | undefined): { when: string; author: string; text: string; raw: string }[] {
-  return (history ?? '')
-    .split(/\n\s*\n/)
-    .map((e) => e.trim())
-    .filter(Boolean)
-    .map((raw) => {
-      const match = raw.match(/^(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}) - ([^:\n]+): ([\s\S]*)$/);
-      return match ? { when: match[1]!, author: match[2]!, text: match[3]!, raw } : { when: '', author: '', text: raw, raw };
-    });
-}
 
 /** The notes history and a box to add one (a contact update: it goes on the history with the date and the author). */
 export function NotesSection() {
   const { contact, save, saving } = useContactPage();
   const [text, setText] = useState('');
   const [error, setError] = useState<unknown>(null);
-  const entries = entriesOf(contact.notes?.notes);
+  const entries = noteEntries(contact.notes?.notes);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();

@@ -78,7 +78,7 @@ export function MoveDialog({ open, onClose }: { open: boolean; onClose: () => vo
   const current = contact.category_id === '0' ? '' : contact.category_id;
   const options = [{ value: '', label: 'No folder' }, ...folderOptions(folders.data ?? [])];
   if (current && !options.some((o) => o.value === current))
-    options.push({ value: current, label: contact.category?.name || `Folder ${current}` });
+    options.push({ value: current, label: contact.category?.name || 'A folder since deleted' });
   const nameOf = (id: string) => options.find((o) => o.value === id)?.label ?? 'the folder';
 
   return (

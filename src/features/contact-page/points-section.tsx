@@ -5,7 +5,7 @@ import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { InlineError } from '../../components/ui/form-error';
 import { Section } from '../../components/ui/section';
 import { useStatus } from '../../components/ui/status-message';
-import { formatPhone } from '../../lib/format';
+import { formatPhone, phoneTypeWord } from '../../lib/format';
 import { CallPhoneButton } from '../dialer/call-phone-button';
 import { useContactPage } from './contact-context';
 import { EmailForm, PhoneForm } from './point-forms';
@@ -36,7 +36,7 @@ function usePoints(kind: Kind['kind']): Kind {
         shown: p.phone || formatPhone(p.phone_number),
         key: p.phone_number,
         primary: p.is_primary,
-        detail: [p.type_name ? p.type_name.charAt(0) + p.type_name.slice(1).toLowerCase() : '', p.label].filter(Boolean).join(' · '),
+        detail: [phoneTypeWord(p.type_name, true), p.label].filter(Boolean).join(' · '),
         type: p.type,
         label: p.label,
       })),

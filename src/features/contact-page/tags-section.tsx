@@ -33,13 +33,14 @@ export function TagsSection() {
   const add = (option: ComboboxOption) => {
     const created = option.id.startsWith(CREATE);
     const title = created ? option.id.slice(CREATE.length) : option.label;
+    /* Cleared at once, not when the save ends: what is typed meanwhile (the next tag) must not be wiped by it. */
+    const typedBefore = text;
+    setText('');
     change.mutate(
       { op: 'add', title },
       {
-        onSuccess: () => {
-          setText('');
-          announce(created ? `Tag “${title}” created and added` : `Tag “${title}” added`);
-        },
+        onSuccess: () => announce(created ? `Tag “${title}” created and added` : `Tag “${title}” added`),
+        onError: () => setText((now) => now || typedBefore),
       },
     );
   };

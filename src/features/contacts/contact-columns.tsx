@@ -4,7 +4,7 @@ import type { ContactRecord } from '../../../server/contracts/contact-records';
 import type { ContactSortColumn } from '../../../server/contracts/contacts';
 import type { CustomField } from '../../api/custom-fields';
 import { Checkbox } from '../../components/ui/checkbox';
-import { formatDate, formatDateTime, ratingValue } from '../../lib/format';
+import { formatDate, formatDateTime, formatFieldValue, ratingValue } from '../../lib/format';
 import { CallPhoneButton } from '../dialer/call-phone-button';
 import { contactDisplayName } from './contact-name';
 
@@ -175,7 +175,7 @@ function ownerColumn(owners: Map<string, string>) {
     id: 'owner',
     header: 'Owner',
     meta: { sortKey: 'owner', label: 'Owner', className: 'whitespace-nowrap' },
-    cell: ({ getValue, row }) => getValue() || <span className="text-zinc-500">Member {row.original.owner_id}</span>,
+    cell: ({ getValue }) => getValue() || <span className="text-zinc-500">Another member</span>,
   });
 }
 
@@ -187,7 +187,7 @@ function customFieldColumn(field: CustomField) {
     cell: ({ getValue }) => {
       const value = getValue();
       if (!value) return none;
-      if (field.typeId === 2) return value === '1' ? 'Yes' : 'No';
+      if (field.typeId === 2 || field.typeId === 3) return formatFieldValue(field.typeId, value);
       return (
         <span className="block max-w-56 truncate" title={value}>
           {value}

@@ -186,7 +186,8 @@ export function updateBodyFrom(values: ContactFormOutput, dirty: Partial<Record<
   if ((dirty.phone || dirty.phone_type) && values.phone && values.phone_type !== '') body.phone_type = values.phone_type;
   /* '0' is the contract's "no folder". */
   if (dirty.category_id) body.category_id = values.category_id ?? 0;
-  if (dirty.rating) body.rating = values.rating ?? null;
+  /* '' clears the rating: null would mean "not given". */
+  if (dirty.rating) body.rating = values.rating ?? '';
   if (dirty.consent_date && values.consent_date) body.consent_date = values.consent_date;
   if (values.tags?.length) body.tags = values.tags;
   if (values.notes) body.notes = values.notes;

@@ -100,7 +100,7 @@ export function ContactForm({ formId, contact, etag, folders, onSaved, onReload,
   ];
   /* Keep a folder the list does not know (deleted meanwhile) selectable rather than silently dropping it. */
   if (contact && contact.category_id !== '0' && !folderOptions.some((o) => o.value === contact.category_id)) {
-    folderOptions.push({ value: contact.category_id, label: contact.category?.name || `Folder ${contact.category_id}` });
+    folderOptions.push({ value: contact.category_id, label: contact.category?.name || 'A folder since deleted' });
   }
 
   const history = contact?.notes?.notes?.trim() ?? '';

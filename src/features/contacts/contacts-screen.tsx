@@ -24,7 +24,7 @@ import { DeleteConfirmation, doneMessage, type DeleteRequest } from './delete-co
 import { defaultOrderFor, useContactListParams } from './use-contact-list-params';
 import { useContactSelection } from './use-contact-selection';
 import { useGridColumns } from './use-grid-columns';
-import { FolderPanel } from '../folders/folder-panel';
+import { FolderPanel, NO_FOLDER } from '../folders/folder-panel';
 
 const EMPTY: ContactRecord[] = [];
 
@@ -80,7 +80,7 @@ export function ContactsScreen() {
   const activeFolder = params.category_id ? flattenFolders(folders.data ?? []).find((f) => f.id === params.category_id) : undefined;
   const activeTag = params.tag_id ? tags.data?.find((t) => String(t.id) === params.tag_id) : undefined;
   const activeOwner = params.owner_id ? grid.owners?.find((o) => o.id === params.owner_id) : undefined;
-  const heading = params.category_id ? (activeFolder?.name ?? 'Folder') : 'All contacts';
+  const heading = params.category_id ? (activeFolder?.name ?? 'Folder') : params.no_folder ? 'Not in a folder' : 'All contacts';
 
   useEffect(() => {
     document.title = `${heading} · Ringbook`;
@@ -101,8 +101,10 @@ export function ContactsScreen() {
 
   /* "Dial all" (and dialing an all-matching selection) dials what the grid's filters match. */
   const dialAll = () => {
-    const dialFilter: DialContactFilter = filter;
-    const summary = `${formatCount(total, 'contact', 'contacts')} ${activeFolder ? `in ${activeFolder.name}` : ''} ${filterSummary}`;
+    /* The grid's sort goes with it: the session dials the rows in the order the grid shows them. */
+    const dialFilter: DialContactFilter = { ...filter, sort_by: params.sort_by, sort_order: params.sort_order };
+    const where = activeFolder ? `in ${activeFolder.name}` : params.no_folder ? 'not in a folder' : '';
+    const summary = `${formatCount(total, 'contact', 'contacts')} ${where} ${filterSummary}`;
     setDialLaunch({ target: { kind: 'filter', filter: dialFilter }, summary: summary.replace(/\s+/g, ' ').trim() });
   };
   /* Picked contacts are dialed in the grid's order on this page, then those picked on other pages as they were picked. */
@@ -145,7 +147,7 @@ export function ContactsScreen() {
   return (
     <div className="flex min-h-0 flex-1 sm:h-[calc(100dvh-3.5rem-1px)] sm:max-h-[calc(100dvh-3.5rem-1px)]">
       <aside className="hidden w-48 shrink-0 overflow-y-auto border-r border-zinc-200 bg-white px-3 py-5 md:block">
-        <FolderPanel activeFolderId={params.category_id} />
+        <FolderPanel activeFolderId={params.no_folder ? NO_FOLDER : params.category_id} />
       </aside>
 
       <div className="flex min-h-0 min-w-0 flex-1 flex-col gap-3 px-4 py-4">
@@ -161,12 +163,14 @@ export function ContactsScreen() {
           <div className="w-full md:hidden">
             <label className="flex items-center gap-2 text-sm text-zinc-600">
               Folder
+              {/* A long folder name would widen the select past the screen: it takes the row's width at most. */}
               <select
-                className="h-9 rounded-md border border-zinc-300 bg-white px-2 text-sm"
-                value={params.category_id ?? ''}
+                className="h-9 min-w-0 flex-1 rounded-md border border-zinc-300 bg-white px-2 text-sm"
+                value={params.no_folder ? NO_FOLDER : (params.category_id ?? '')}
                 onChange={(e) => update({ folder: e.target.value || null })}
               >
                 <option value="">All contacts</option>
+                <option value={NO_FOLDER}>Not in a folder</option>
                 {flattenFolders(folders.data ?? []).map((f) => (
                   <option key={f.id} value={f.id}>
                     {f.parentId ? `\u2003${f.name}` : f.name}

@@ -19,6 +19,7 @@ import type { ContactFormValues } from './contact-form-schema';
 import { contactDisplayName } from './contact-name';
 import { ChangeTable, type ChangeRow } from './change-table';
 import { comparable, COMPARED_FIELDS, displayValue, labelOf, sameValue } from './field-changes';
+import { duplicateUpdateOf, type DuplicateUpdate } from './duplicate-merge';
 
 export type DuplicateReviewState = {
   matches: ContactRecord[];
@@ -34,14 +35,28 @@ type Props = {
   onDone: (message: string) => void;
 };
 
-/** The typed values that would change the existing contact, field by field (blank fields change nothing). */
-function changesFor(current: ContactRecord, typed: ContactFormValues, folders: Folder[]): ChangeRow[] {
+/**
+ * The typed values that would change the existing contact, field by field (blank fields change nothing). A new phone
+ * or e-mail is added beside the contact's own (duplicate-merge.ts), and said so.
+ */
+function changesFor(current: ContactRecord, typed: ContactFormValues, folders: Folder[], update: DuplicateUpdate): ChangeRow[] {
   const now = comparable(current);
   const rows: ChangeRow[] = [];
   for (const field of COMPARED_FIELDS) {
     const value = typed[field];
-    if (!value.trim() || (field === 'phone_type' && !typed.phone.trim()) || sameValue(field, value, now[field])) continue;
+    if (field === 'phone' || field === 'phone_type' || field === 'email') continue;
+    if (!value.trim() || sameValue(field, value, now[field])) continue;
     rows.push({ field, label: labelOf(field), cells: [displayValue(field, now[field], folders), displayValue(field, value, folders)] });
+  }
+  if (update.phone) {
+    const type = typed.phone_type ? ` (${displayValue('phone_type', typed.phone_type, folders).toLowerCase()})` : '';
+    const added = `${displayValue('phone', typed.phone, folders)}${type}`;
+    const cells: [string, string] = update.phone === 'adds' ? [displayValue('phone', now.phone, folders), `Adds: ${added}`] : ['—', added];
+    rows.push({ field: 'phone', label: labelOf('phone'), cells });
+  }
+  if (update.email) {
+    const cells: [string, string] = update.email === 'adds' ? [now.email || '—', `Adds: ${typed.email.trim()}`] : ['—', typed.email.trim()];
+    rows.push({ field: 'email', label: labelOf('email'), cells });
   }
   if (typed.tags.trim()) rows.push({ field: 'tags', label: 'Tags', cells: ['—', `Adds: ${typed.tags}`] });
   if (typed.notes.trim()) rows.push({ field: 'notes', label: 'Note', cells: ['—', `Adds: ${typed.notes}`] });
@@ -107,8 +122,9 @@ export function DuplicateReview({ review, folders, onBack, onDone }: Props) {
   const applyUpdate = () => {
     if (!target) return;
     setError(null);
+    const merged = duplicateUpdateOf(target.record, review.body);
     update.mutate(
-      { id: target.record.contact_user_id, body: review.body, etag: target.etag },
+      { id: target.record.contact_user_id, body: merged.body, etag: target.etag, addEmail: merged.addEmail },
       {
         onSuccess: () => onDone(`${contactDisplayName(target.record)} updated`),
         onError: async (e) => {
@@ -131,7 +147,7 @@ export function DuplicateReview({ review, folders, onBack, onDone }: Props) {
 
   const busy = create.isPending || update.isPending;
   const many = review.matches.length > 1;
-  const rows = target ? changesFor(target.record, review.typed, folders) : [];
+  const rows = target ? changesFor(target.record, review.typed, folders, duplicateUpdateOf(target.record, review.body)) : [];
 
   return (
     <Dialog

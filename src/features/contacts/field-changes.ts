@@ -52,7 +52,7 @@ export function displayValue(field: ComparedField, value: string | undefined, fo
   if (!v) return '—';
   switch (field) {
     case 'category_id':
-      return flattenFolders(folders).find((f) => f.id === v)?.name ?? `Folder ${v}`;
+      return flattenFolders(folders).find((f) => f.id === v)?.name ?? 'A folder since deleted';
     case 'rating':
       return `${v} ${v === '1' ? 'star' : 'stars'}`;
     case 'phone':

@@ -56,6 +56,7 @@ export function useContactListParams() {
     if (search) result.search = search;
     const folder = idParam(searchParams.get('folder'));
     if (folder) result.category_id = folder;
+    else if (searchParams.get('folder') === 'none') result.no_folder = '1';
     const tag = idParam(searchParams.get('tag'));
     if (tag) result.tag_id = tag;
     const owner = idParam(searchParams.get('owner'));

@@ -10,6 +10,7 @@ import { Spinner } from '../../components/ui/spinner';
 import { useStatus } from '../../components/ui/status-message';
 import { errorMessage } from '../../lib/api-client';
 import { DeleteFieldDialog, FieldDialog } from './field-dialogs';
+import { OptionsDialog } from './options-editor';
 
 /** Orders 1..n for the list with one field moved; only the fields whose order changes are written. */
 function reorderChanges(fields: CustomField[], from: number, to: number) {
@@ -36,6 +37,7 @@ export function CustomFieldsScreen() {
   const { announce } = useStatus();
   const [editing, setEditing] = useState<string | 'new' | null>(null);
   const [deleting, setDeleting] = useState<string | null>(null);
+  const [optionsOf, setOptionsOf] = useState<string | null>(null);
   const list = fields.data ?? [];
   /* Dialogs read the field from the list, and opening one reads the list again: their counts are current. */
   const fieldOf = (id: string | null) => list.find((f) => f.id === id) ?? null;
@@ -146,6 +148,16 @@ export function CustomFieldsScreen() {
                     <Button size="sm" variant="ghost" aria-label={`Rename ${field.name}`} onClick={() => open(setEditing, field.id)}>
                       Rename
                     </Button>
+                    {field.typeId === 6 && (
+                      <Button
+                        size="sm"
+                        variant="ghost"
+                        aria-label={`Edit options of ${field.name}`}
+                        onClick={() => open(setOptionsOf, field.id)}
+                      >
+                        Options
+                      </Button>
+                    )}
                     <Button
                       size="sm"
                       variant="danger-ghost"
@@ -163,6 +175,7 @@ export function CustomFieldsScreen() {
       </section>
       <FieldDialog open={editing !== null} field={editing === 'new' ? null : fieldOf(editing)} onClose={() => setEditing(null)} />
       <DeleteFieldDialog field={fieldOf(deleting)} onClose={() => setDeleting(null)} />
+      <OptionsDialog field={fieldOf(optionsOf)} onClose={() => setOptionsOf(null)} />
     </div>
   );
 }

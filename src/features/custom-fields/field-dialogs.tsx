@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
-import { createFieldBody } from '../../../server/contracts/custom-fields';
+import { newFieldFields } from '../../../server/contracts/custom-fields';
 import { DEFINABLE_TYPES, useCreateField, useDeleteField, useUpdateField, type CustomField } from '../../api/custom-fields';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { SelectField, TextField } from '../../components/ui/field';
@@ -10,8 +10,9 @@ import { FormDialog } from '../../components/ui/form-dialog';
 import { applyServerErrors, FormAlert, labelled, type FieldMap } from '../../components/ui/form-error';
 import { useStatus } from '../../components/ui/status-message';
 import { formatCount } from '../../lib/format';
+import { draftsOf, optionProblems, optionsBody, OptionsEditor, type OptionDraft } from './options-editor';
 
-const schema = createFieldBody.pick({ display_name: true, type: true });
+const schema = newFieldFields.pick({ display_name: true, type: true });
 type Input = z.input<typeof schema>;
 const LABELS = { display_name: 'Name', type: 'Type' } as const;
 const FIELDS: FieldMap<Input> = {
@@ -29,17 +30,21 @@ function FieldForm({ field, onClose }: { field: CustomField | null; onClose: () 
   const update = useUpdateField();
   const { announce } = useStatus();
   const [problems, setProblems] = useState<string[]>([]);
-  const { register, handleSubmit, setError, formState } = useForm<Input, unknown, z.output<typeof schema>>({
+  const { register, handleSubmit, setError, formState, watch } = useForm<Input, unknown, z.output<typeof schema>>({
     resolver: zodResolver(schema),
     defaultValues: { display_name: field?.name ?? '', type: String(field && field.typeId !== 6 ? field.typeId : 1) },
   });
   const busy = formState.isSubmitting;
+  const [options, setOptions] = useState<OptionDraft[]>(() => draftsOf([]));
+  const dropDown = !field && String(watch('type')) === '6';
 
   const submit = handleSubmit(async (values) => {
-    setProblems([]);
+    const local = dropDown ? optionProblems(options) : [];
+    setProblems(local);
+    if (local.length) return;
     try {
       if (field) await update.mutateAsync({ id: field.id, display_name: values.display_name });
-      else await create.mutateAsync(values);
+      else await create.mutateAsync({ ...values, ...(dropDown && { options: optionsBody(options) }) });
       announce(field ? `Custom field renamed to ${values.display_name}` : `Custom field ${values.display_name} created`);
       onClose();
     } catch (error) {
@@ -75,11 +80,11 @@ function FieldForm({ field, onClose }: { field: CustomField | null; onClose: () 
         <SelectField
           label={LABELS.type}
           options={DEFINABLE_TYPES.map((t) => ({ value: String(t.value), label: t.label }))}
-          hint="Drop-down fields are made when a contact is given a value for a new drop-down field (through the API or an import); their options grow from the values given."
           error={message('type')}
           {...register('type')}
         />
       )}
+      {dropDown && <OptionsEditor drafts={options} onChange={setOptions} />}
     </FormDialog>
   );
 }

@@ -3,16 +3,9 @@ import type { ContactRecord } from '../../../server/contracts/contact-records';
 import { Button } from '../../components/ui/button';
 import { TextareaField } from '../../components/ui/field';
 import { errorMessage } from '../../lib/api-client';
+import { formatDateTime, noteEntries } from '../../lib/format';
 import { DraftRestored } from './draft-restored';
 import { draftKey, useDraft } from './use-draft';
-
-/** notes.notes is the history newest first, one entry per paragraph ("YYYY-MM-DD HH:MM:SS - Author: text"). */
-function entriesOf(contact: ContactRecord): string[] {
-  return (contact.notes?.notes ?? '')
-    .split(/\n\s*\n/)
-    .map((e) => e.trim())
-    .filter(Boolean);
-}
 
 type Props = {
   sessionId: string;
@@ -29,7 +22,7 @@ type Props = {
 export function ContactNotes({ sessionId, contact, onAdd, pending, error }: Props) {
   const { value: text, setValue: setText, restored } = useDraft(draftKey(sessionId, contact.contact_user_id, 'note'), '', (v) => v === '');
   const historyId = useId();
-  const entries = entriesOf(contact);
+  const entries = noteEntries(contact.notes?.notes);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -66,8 +59,14 @@ export function ContactNotes({ sessionId, contact, onAdd, pending, error }: Prop
         {entries.length ? (
           <ul aria-labelledby={historyId} className="max-h-64 space-y-2 overflow-y-auto text-sm">
             {entries.map((entry, i) => (
-              <li key={`${i}:${entry.slice(0, 40)}`} className="rounded-md bg-zinc-50 px-3 py-2 whitespace-pre-wrap text-zinc-800">
-                {entry}
+              <li key={`${i}:${entry.raw.slice(0, 40)}`} className="rounded-md bg-zinc-50 px-3 py-2">
+                {/* As the contact page shows a note: the app's date format, the author, then the text. */}
+                {entry.when && (
+                  <p className="text-xs text-zinc-500">
+                    <time dateTime={`${entry.when.replace(' ', 'T')}Z`}>{formatDateTime(entry.when)}</time> · {entry.author}
+                  </p>
+                )}
+                <p className="whitespace-pre-wrap text-zinc-800">{entry.text}</p>
               </li>
             ))}
           </ul>

@@ -1,6 +1,6 @@
 import { useId, type ReactNode } from 'react';
 import type { ContactRecord } from '../../../server/contracts/contact-records';
-import { formatPhone } from '../../lib/format';
+import { addressLines, formatFieldValue, formatPhone, phoneTypeWord } from '../../lib/format';
 import { contactDisplayName } from '../contacts/contact-name';
 import { ContactEditor } from './contact-editor';
 import { ContactNotes } from './contact-notes';
@@ -16,13 +16,8 @@ function Detail({ term, children }: { term: string; children: ReactNode }) {
 
 const none = <span className="text-zinc-400">—</span>;
 
-function addressLines(a: ContactRecord['primary_address']): string[] {
-  const cityLine = [a.city, [a.state || a.state_other, a.zip].filter(Boolean).join(' ')].filter(Boolean).join(', ');
-  return [a.address, a.address_2, cityLine, a.country].filter(Boolean);
-}
-
 function phoneLabel(p: NonNullable<ContactRecord['phones']>[number]): string {
-  const kind = p.label || p.type_name;
+  const kind = p.label || phoneTypeWord(p.type_name);
   return `${formatPhone(p.phone_number)}${kind ? ` (${kind})` : ''}${p.is_primary ? ' · primary' : ''}`;
 }
 
@@ -137,7 +132,7 @@ export function ContactPanel({
         </Detail>
         {customFields.map((f) => (
           <Detail key={f.custom_field_id} term={f.name}>
-            {f.value}
+            {formatFieldValue(f.type, f.value)}
           </Detail>
         ))}
       </dl>

@@ -9,6 +9,9 @@ import { formatCount } from '../../lib/format';
 import { useSession } from '../auth/use-session';
 import { DeleteFolderDialog, FolderFormDialog, type FolderEdit } from './folder-dialogs';
 
+/** The panel's entry for the contacts in no folder (`?folder=none`, the list's `no_folder=1`). */
+export const NO_FOLDER = 'none';
+
 function hrefFor(current: URLSearchParams, folderId: string | null): string {
   const next = new URLSearchParams(current);
   next.delete('page');
@@ -65,10 +68,11 @@ function FolderItem({ folder, depth, activeId, searchParams, actionsFor }: ItemP
           aria-current={active ? 'page' : undefined}
           aria-label={`${folder.name}, ${formatCount(folder.contactCount, 'contact', 'contacts')}`}
           className={itemClass(active, depth)}
-          title={folder.description || undefined}
+          title={folder.description ? `${folder.name}: ${folder.description}` : folder.name}
         >
           <FolderIcon open={active} />
-          <span className="truncate">{folder.name}</span>
+          {/* Cut with an ellipsis in a narrow panel (the title holds the whole name); wrapped where the panel is wide. */}
+          <span className="truncate xl:break-words xl:whitespace-normal">{folder.name}</span>
           <Count n={folder.contactCount} />
         </Link>
         <MenuButton label={`Actions for folder ${folder.name}`} items={actionsFor(folder)} />
@@ -168,7 +172,17 @@ export function FolderPanel({ activeFolderId }: { activeFolderId: string | undef
           />
         ))}
       </ul>
-      {tree.isSuccess && <p className="px-2 text-xs text-zinc-500">{`Not in a folder: ${tree.data.unfiledCount.toLocaleString()}`}</p>}
+      {tree.isSuccess && (
+        <Link
+          to={hrefFor(searchParams, NO_FOLDER)}
+          aria-current={activeFolderId === NO_FOLDER ? 'page' : undefined}
+          aria-label={`Not in a folder, ${formatCount(tree.data.unfiledCount, 'contact', 'contacts')}`}
+          className={itemClass(activeFolderId === NO_FOLDER, 0)}
+        >
+          <span>Not in a folder</span>
+          <Count n={tree.data.unfiledCount} />
+        </Link>
+      )}
       {tree.isPending && (
         <div className="px-2 py-1">
           <Spinner className="size-4" label="Loading folders…" />
