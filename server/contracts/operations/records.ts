@@ -57,6 +57,8 @@ export const contactItem = strings(
   'contact_user_id',
   'user_id',
   'owner_id',
+  'member_id',
+  'contact_owner_id',
   'first_name',
   'last_name',
   'date_added',
@@ -118,6 +120,8 @@ export const contactItem = strings(
 
 export const createdContactItem = strings(
   'contact_user_id',
+  'member_id',
+  'contact_owner_id',
   'first_name',
   'last_name',
   'email_address',
