@@ -6,6 +6,8 @@ import type { ContactRecord } from '../../../server/contracts/contact-records';
 import type { ContactSortColumn } from '../../../server/contracts/contacts';
 import type { BulkAction } from '../../../server/contracts/bulk-jobs';
 import { contactListQueryOptions, filterOf, refreshContactsAndCounts } from '../../api/contacts';
+import { downloadSelection, downloadView } from '../../api/contacts-export';
+import { errorMessage } from '../../lib/api-client';
 import { flattenFolders, foldersQueryOptions } from '../../api/folders';
 import { tagsQueryOptions } from '../../api/tags';
 import type { DialContactFilter } from '../../api/dial-sessions';
@@ -113,6 +115,22 @@ export function ContactsScreen() {
     setDialLaunch({ target: { kind: 'selected', ids }, summary: formatCount(ids.length, 'selected contact', 'selected contacts') });
   };
 
+  /* The view streams straight to the browser's downloads; a selection is fetched first (its ids go in a POST body). */
+  const [exporting, setExporting] = useState(false);
+  const exportView = () => {
+    downloadView(filter);
+    announce(`Export started: ${formatCount(total, 'contact', 'contacts')} to a CSV file in your downloads.`);
+  };
+  const exportSelected = () => {
+    if (selection.allMatching) return exportView();
+    setExporting(true);
+    announce(`Exporting ${formatCount(selection.ids.length, 'selected contact', 'selected contacts')}…`, 'info');
+    downloadSelection(selection.ids)
+      .then(() => announce(`Exported ${formatCount(selection.ids.length, 'selected contact', 'selected contacts')} to a CSV file.`))
+      .catch((error: unknown) => announce(`The export failed: ${errorMessage(error)}`, 'info'))
+      .finally(() => setExporting(false));
+  };
+
   const startBulk = (action: BulkAction) =>
     setBulkDraft({ action, selection: selection.bulkSelection(), count: selection.count, fromSelection: true });
 
@@ -156,7 +174,12 @@ export function ContactsScreen() {
             </h1>
             {filterSummary && <p className="text-sm text-zinc-600">Showing contacts {filterSummary}</p>}
           </div>
-          <ContactsActions table={table} onNewContact={() => setEditor({ kind: 'new' })} onDialAll={total > 0 ? dialAll : undefined} />
+          <ContactsActions
+            table={table}
+            onNewContact={() => setEditor({ kind: 'new' })}
+            onDialAll={total > 0 ? dialAll : undefined}
+            onExport={total > 0 ? exportView : undefined}
+          />
           {/* Folders on small screens, where the side panel is hidden. */}
           <div className="w-full md:hidden">
             <label className="flex items-center gap-2 text-sm text-zinc-600">
@@ -190,6 +213,8 @@ export function ContactsScreen() {
           onSelectAllMatching={selection.selectAllMatching}
           onClear={selection.clear}
           onDial={dialSelected}
+          onExport={exportSelected}
+          exporting={exporting}
           onBulk={startBulk}
           onDeletePermanently={askDeletePermanently}
         />
