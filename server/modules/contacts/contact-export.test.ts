@@ -152,6 +152,15 @@ describe('POST /rest/1/contacts/export', () => {
     expect(reply.rows.map((r) => r.ID)).toEqual([plain, tricky]);
   });
 
+  it('takes the selection as a form body too', async () => {
+    const reply = await exported('/rest/1/contacts/export', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `contact_ids[0]=${tricky}&contact_ids[1]=${plain}`,
+    });
+    expect(reply.rows.map((r) => r.ID)).toEqual([plain, tricky]);
+  });
+
   it('refuses an empty or malformed selection with 400', async () => {
     expect((await selection([])).status).toBe(400);
     expect((await selection(['x'])).status).toBe(400);
