@@ -1,18 +1,18 @@
 /*
  * Contacts export (docs/api.md, "Export"). A view downloads from a plain link, which the browser streams to disk with
  * the session cookie (a GET needs no CSRF header). A selection's ids go in a POST body, which needs the header, so it
- * is fetched and handed to the browser as a file; a selection is at most EXPORT_SELECTION_MAX contacts.
+ * is fetched and handed to the browser as a file (a selection is picked rows: a few pages of them at most).
  */
-import { EXPORT_SELECTION_MAX } from '../../server/contracts/contacts';
 import { apiFile, buildUrl } from '../lib/api-client';
-import type { ContactListFilter } from './contacts';
+import type { ContactListFilter, ContactListParams } from './contacts';
 
-export { EXPORT_SELECTION_MAX };
+/** What an export of a view is given: its filter, and its sort (only "oldest first" changes the file's order). */
+export type ExportView = ContactListFilter & Pick<ContactListParams, 'sort_by' | 'sort_order'>;
 
 const EXPORT_PATH = '/rest/1/contacts/export';
 
 /** The address of the export of a list's view (its folder, tag, owner and search). */
-export const exportViewUrl = (filter: ContactListFilter) => buildUrl(EXPORT_PATH, filter);
+export const exportViewUrl = (view: ExportView) => buildUrl(EXPORT_PATH, view);
 
 /** Hands the browser a download, as a click on a link would. */
 function download(href: string, filename?: string) {
@@ -24,7 +24,7 @@ function download(href: string, filename?: string) {
   link.remove();
 }
 
-export const downloadView = (filter: ContactListFilter) => download(exportViewUrl(filter));
+export const downloadView = (view: ExportView) => download(exportViewUrl(view));
 
 const filenameOf = (response: Response) => /filename="([^"]+)"/.exec(response.headers.get('Content-Disposition') ?? '')?.[1];
 

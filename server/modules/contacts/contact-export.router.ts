@@ -27,19 +27,20 @@ const writable = (res: Response) =>
  */
 async function sendExport(db: Db, req: Request, res: Response, source: ExportSource) {
   const pieces = exportCsv(db, authOf(req).scope, source);
-  const first = await pieces.next();
+  let piece = await pieces.next();
   res.status(200).set({
     'Content-Type': 'text/csv; charset=utf-8',
     'Content-Disposition': `attachment; filename="ringbook-contacts-${now().slice(0, 10)}.csv"`,
   });
-  const gone = () => res.destroyed || res.writableEnded;
+  let gone = false;
+  res.once('close', () => (gone = true));
   try {
-    if (!first.done && !res.write(first.value)) await writable(res);
-    for await (const piece of pieces) {
-      if (gone()) break;
-      if (!res.write(piece)) await writable(res);
+    // The next chunk is read only once the last is sent, and never after the client has gone.
+    while (!piece.done && !gone) {
+      if (!res.write(piece.value) && !gone) await writable(res);
+      if (!gone) piece = await pieces.next();
     }
-    if (!gone()) res.end();
+    if (!gone) res.end();
   } catch (error) {
     req.log.error({ err: error }, 'contacts export failed after its head was sent');
     res.destroy();

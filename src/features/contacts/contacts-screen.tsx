@@ -118,7 +118,7 @@ export function ContactsScreen() {
   /* The view streams straight to the browser's downloads; a selection is fetched first (its ids go in a POST body). */
   const [exporting, setExporting] = useState(false);
   const exportView = () => {
-    downloadView(filter);
+    downloadView({ ...filter, sort_by: params.sort_by, sort_order: params.sort_order });
     announce(`Export started: ${formatCount(total, 'contact', 'contacts')} to a CSV file in your downloads.`);
   };
   const exportSelected = () => {
