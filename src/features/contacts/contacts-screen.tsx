@@ -6,8 +6,6 @@ import type { ContactRecord } from '../../../server/contracts/contact-records';
 import type { ContactSortColumn } from '../../../server/contracts/contacts';
 import type { BulkAction } from '../../../server/contracts/bulk-jobs';
 import { contactListQueryOptions, filterOf, refreshContactsAndCounts } from '../../api/contacts';
-import { downloadSelection, downloadView } from '../../api/contacts-export';
-import { errorMessage } from '../../lib/api-client';
 import { flattenFolders, foldersQueryOptions } from '../../api/folders';
 import { tagsQueryOptions } from '../../api/tags';
 import type { DialContactFilter } from '../../api/dial-sessions';
@@ -25,6 +23,7 @@ import { ContactsActions, ContactsToolbar } from './contacts-toolbar';
 import { DeleteConfirmation, doneMessage, type DeleteRequest } from './delete-confirmation';
 import { defaultOrderFor, useContactListParams } from './use-contact-list-params';
 import { useContactSelection } from './use-contact-selection';
+import { useContactsExport } from './use-contacts-export';
 import { useGridColumns } from './use-grid-columns';
 import { FolderPanel } from '../folders/folder-panel';
 
@@ -115,21 +114,12 @@ export function ContactsScreen() {
     setDialLaunch({ target: { kind: 'selected', ids }, summary: formatCount(ids.length, 'selected contact', 'selected contacts') });
   };
 
-  /* The view streams straight to the browser's downloads; a selection is fetched first (its ids go in a POST body). */
-  const [exporting, setExporting] = useState(false);
-  const exportView = () => {
-    downloadView({ ...filter, sort_by: params.sort_by, sort_order: params.sort_order });
-    announce(`Export started: ${formatCount(total, 'contact', 'contacts')} to a CSV file in your downloads.`);
-  };
-  const exportSelected = () => {
-    if (selection.allMatching) return exportView();
-    setExporting(true);
-    announce(`Exporting ${formatCount(selection.ids.length, 'selected contact', 'selected contacts')}…`, 'info');
-    downloadSelection(selection.ids)
-      .then(() => announce(`Exported ${formatCount(selection.ids.length, 'selected contact', 'selected contacts')} to a CSV file.`))
-      .catch((error: unknown) => announce(`The export failed: ${errorMessage(error)}`, 'info'))
-      .finally(() => setExporting(false));
-  };
+  const { exporting, exportView, exportSelected } = useContactsExport({
+    view: { ...filter, sort_by: params.sort_by, sort_order: params.sort_order },
+    total,
+    ids: selection.ids,
+    allMatching: selection.allMatching,
+  });
 
   const startBulk = (action: BulkAction) =>
     setBulkDraft({ action, selection: selection.bulkSelection(), count: selection.count, fromSelection: true });
