@@ -26,10 +26,11 @@ type ActionsProps = {
   onExport?: (() => void) | undefined;
 };
 
-/** What applies to the list as a whole: its columns, dialing all of it, and a new contact. */
+/** What applies to the list as a whole: its columns, exporting and dialing all of it, and a new contact. */
 export function ContactsActions({ table, onNewContact, onDialAll, onExport }: ActionsProps) {
   return (
-    <div className="flex items-center gap-2">
+    // Wraps on a phone: four buttons are wider than its screen.
+    <div className="flex flex-wrap items-center gap-2">
       <ColumnsMenu table={table} />
       <Button onClick={onExport} disabled={!onExport} title="Download the contacts shown, every page of them, as a CSV file">
         Export
