@@ -49,6 +49,7 @@ async function startFloor(file: string, processes: number): Promise<RunningServe
   const exited = new Promise((resolve) => child.once('exit', resolve));
   return {
     url: `http://127.0.0.1:${port}`,
+    pid: child.pid!,
     cpuMs: () => cpuOfTree(child.pid!),
     stop: async () => {
       if (child.exitCode === null) child.kill('SIGTERM');

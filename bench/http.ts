@@ -15,6 +15,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 export type RunningServer = {
   url: string;
+  /** The server's primary process (with WORKERS=1, the one process that serves). */
+  pid: number;
   stop(): Promise<void>;
   /** CPU time the server's processes (the primary and its workers) have used so far, in ms; NaN where /proc is missing. */
   cpuMs(): number;
@@ -101,6 +103,7 @@ export async function startServer(store: ServerStore, settings: NodeJS.ProcessEn
   await waitForHealth(url, child, 300_000);
   return {
     url,
+    pid: child.pid!,
     cpuMs: () => cpuOfTree(child.pid!),
     stop: async () => {
       if (child.exitCode === null) child.kill('SIGTERM');

@@ -23,6 +23,7 @@ import { transcriptsRouter } from './modules/transcripts/transcripts.router.js';
 import { contactCustomFieldsRouter } from './modules/contact-details/contact-custom-fields.router.js';
 import { contactPointsRouter } from './modules/contact-details/contact-points.router.js';
 import { contactTagsRouter } from './modules/contact-details/contact-tags.router.js';
+import { contactExportRouter } from './modules/contacts/contact-export.router.js';
 import { contactsRouter } from './modules/contacts/contacts.router.js';
 import { customFieldsRouter } from './modules/custom-fields/custom-fields.router.js';
 import { dialLibraryRouter } from './modules/dial-library/dial-library.router.js';
@@ -82,6 +83,8 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
   rest.use(authenticate({ store, config }));
   rest.use(
     membersRouter({ ...dialing, secretKey }),
+    // Before the contacts router: /contacts/export is not a contact id.
+    contactExportRouter({ store }),
     contactsRouter({ store, records }),
     foldersRouter({ store }),
     tagsRouter({ store }),

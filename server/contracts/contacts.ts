@@ -293,3 +293,16 @@ export const matchesQuery = z.object({
   email: query.value(cleanText(z.string().trim().max(254)).optional()),
   phone: query.value(cleanText(z.string().trim().max(40)).optional()),
 });
+
+/** Extension: the most contacts a selection export (POST /rest/1/contacts/export) names. */
+export const EXPORT_SELECTION_MAX = 50_000;
+
+/** Extension: a selection to export, by id; ids that are unknown or out of the caller's scope are left out. */
+export const exportSelectionBody = z.object({
+  contact_ids: listOf(idLike).pipe(
+    z
+      .array(z.number(), { error: 'must be a list of contact ids' })
+      .min(1, { error: 'must list at least one contact id' })
+      .max(EXPORT_SELECTION_MAX, { error: `must list at most ${EXPORT_SELECTION_MAX} contact ids` }),
+  ),
+});

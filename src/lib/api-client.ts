@@ -125,6 +125,13 @@ export async function apiFetch<T>(path: string, options: RequestOptions = {}): P
   }
 }
 
+/** A request answered with a file rather than JSON (an export): its response once it is ok, else its ApiError. */
+export async function apiFile(path: string, options: RequestOptions = {}): Promise<Response> {
+  const response = await send(path, options);
+  if (!response.ok) throw await errorOf(response);
+  return response;
+}
+
 export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
   return (await apiFetch<T>(path, options)).data;
 }

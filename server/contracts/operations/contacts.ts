@@ -5,6 +5,7 @@ import {
   createContactBody,
   deleteContactsBody,
   deleteContactsQuery,
+  exportSelectionBody,
   listContactsQuery,
   matchesQuery,
   updateContactBody,
@@ -14,6 +15,7 @@ import { operations } from './operation.js';
 import { activityItem, auditItem, contactItem, createdContactItem } from './records.js';
 
 const tag = 'Contacts';
+const CSV = "UTF-8 with a BOM, CRLF, RFC 4180 quoting; a header row, then a row per contact; cells starting with = + - @ begin with '.";
 
 export const contactOperations = operations([
   {
@@ -60,6 +62,25 @@ export const contactOperations = operations([
     extension: 'The web app checks for an existing contact with the same e-mail or phone before creating one.',
     query: matchesQuery,
     answer: { status: 200, list: 'contacts', item: contactItem },
+  },
+  {
+    method: 'get',
+    route: '/contacts/export',
+    tag,
+    summary: 'Export the contacts of a view as CSV',
+    extension:
+      'The grid exports its view: every contact the list would show with these parameters (page and page_size aside), streamed as CSV with every field and custom field (docs/api.md, "Export").',
+    query: listContactsQuery,
+    answer: { status: 200, media: 'text/csv', about: CSV },
+  },
+  {
+    method: 'post',
+    route: '/contacts/export',
+    tag,
+    summary: 'Export chosen contacts as CSV',
+    extension: 'The grid exports a selection: the contacts named, those the caller may see, newest first.',
+    body: exportSelectionBody,
+    answer: { status: 200, media: 'text/csv', about: CSV },
   },
   {
     method: 'get',

@@ -22,7 +22,7 @@ export type Answer =
   | { status: number; json: z.ZodType; about?: string }
   /** A redirect: Location says where. */
   | { status: 302; redirect: string }
-  | { status: number; media: 'audio/*' | 'text/event-stream' | 'application/json'; about: string };
+  | { status: number; media: 'audio/*' | 'text/event-stream' | 'application/json' | 'text/csv'; about: string };
 
 export type Operation = {
   method: Method;

@@ -43,6 +43,8 @@ type ListParams = ScopeParams &
     matchIds?: string;
     /** Only contacts with a lower id: a cursor through a whole list (bulk jobs). */
     beforeId?: number;
+    /** Only contacts with a higher id: the same cursor, oldest first (an export in that order). */
+    afterId?: number;
   };
 
 /**
@@ -87,6 +89,7 @@ function applyFilters(db: Db, query: ContactQuery, s: ListShape, p: Placeholders
   if (s.trashedOnly) x = x.where('contacts.trashed', '=', 1);
   else if (!s.trashed) x = x.where('contacts.trashed', '=', 0);
   if (p.beforeId) x = x.where('contacts.id', '<', p.beforeId);
+  if (p.afterId) x = x.where('contacts.id', '>', p.afterId);
   if (!s.archived) x = x.where('contacts.archived', '=', 0);
   if (p.folderId) x = x.where('contacts.folder_id', '=', p.folderId);
   if (s.noFolder) x = x.where('contacts.folder_id', 'is', null);
@@ -314,22 +317,20 @@ function totalOf(db: Db, shape: ListShape, params: ListParams) {
 }
 
 /**
- * The next ids of a list, newest first, below `beforeId` (or from the top): a cursor through a whole filtered list
- * that stays right while the work it feeds changes what matches (bulk jobs).
+ * The next ids of a list, newest first, below `cursorId` (or from the top): a cursor through a whole filtered list
+ * that stays right while the work it feeds changes what matches (bulk jobs). `asc`: oldest first, above `cursorId`.
  */
 export async function nextIdsOfList(
   db: Db,
   scope: Scope,
   q: ListContactsQuery,
-  beforeId: number | undefined,
+  cursorId: number | undefined,
   limit: number,
+  direction: 'asc' | 'desc' = 'desc',
 ): Promise<number[]> {
   const { shape, params } = listPlan(db, scope, q);
-  const rows = await contactsPage(
-    db,
-    { ...shape, sort: 'date_added', direction: 'desc' },
-    { ...params, ...(beforeId ? { beforeId } : {}), limit, offset: 0 },
-  );
+  const cursor = cursorId ? (direction === 'desc' ? { beforeId: cursorId } : { afterId: cursorId }) : {};
+  const rows = await contactsPage(db, { ...shape, sort: 'date_added', direction }, { ...params, ...cursor, limit, offset: 0 });
   return rows.map((r) => r.id);
 }
 

@@ -13,6 +13,9 @@ type Props = {
   onSelectAllMatching: () => void;
   onClear: () => void;
   onDial: () => void;
+  onExport: () => void;
+  /** An export of the selection is being fetched. */
+  exporting: boolean;
   onBulk: (action: BulkAction) => void;
   onDeletePermanently: () => void;
 };
@@ -28,6 +31,8 @@ export function BulkActions(props: Props) {
     onSelectAllMatching,
     onClear,
     onDial,
+    onExport,
+    exporting,
     onBulk,
     onDeletePermanently,
   } = props;
@@ -54,6 +59,9 @@ export function BulkActions(props: Props) {
       <div className="ml-auto flex flex-wrap items-center gap-2">
         <Button size="sm" variant="primary" onClick={onDial}>
           Dial
+        </Button>
+        <Button size="sm" onClick={onExport} busy={exporting}>
+          Export selected
         </Button>
         <Button size="sm" onClick={() => onBulk('add_tag')}>
           Add tag

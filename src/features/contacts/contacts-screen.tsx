@@ -23,6 +23,7 @@ import { ContactsActions, ContactsToolbar } from './contacts-toolbar';
 import { DeleteConfirmation, doneMessage, type DeleteRequest } from './delete-confirmation';
 import { defaultOrderFor, useContactListParams } from './use-contact-list-params';
 import { useContactSelection } from './use-contact-selection';
+import { useContactsExport } from './use-contacts-export';
 import { useGridColumns } from './use-grid-columns';
 import { FolderPanel, NO_FOLDER } from '../folders/folder-panel';
 
@@ -115,6 +116,13 @@ export function ContactsScreen() {
     setDialLaunch({ target: { kind: 'selected', ids }, summary: formatCount(ids.length, 'selected contact', 'selected contacts') });
   };
 
+  const { exporting, exportView, exportSelected } = useContactsExport({
+    view: { ...filter, sort_by: params.sort_by, sort_order: params.sort_order },
+    total,
+    ids: selection.ids,
+    allMatching: selection.allMatching,
+  });
+
   const startBulk = (action: BulkAction) =>
     setBulkDraft({ action, selection: selection.bulkSelection(), count: selection.count, fromSelection: true });
 
@@ -158,7 +166,12 @@ export function ContactsScreen() {
             </h1>
             {filterSummary && <p className="text-sm text-zinc-600">Showing contacts {filterSummary}</p>}
           </div>
-          <ContactsActions table={table} onNewContact={() => setEditor({ kind: 'new' })} onDialAll={total > 0 ? dialAll : undefined} />
+          <ContactsActions
+            table={table}
+            onNewContact={() => setEditor({ kind: 'new' })}
+            onDialAll={total > 0 ? dialAll : undefined}
+            onExport={total > 0 ? exportView : undefined}
+          />
           {/* Folders on small screens, where the side panel is hidden. */}
           <div className="w-full md:hidden">
             <label className="flex items-center gap-2 text-sm text-zinc-600">
@@ -194,6 +207,8 @@ export function ContactsScreen() {
           onSelectAllMatching={selection.selectAllMatching}
           onClear={selection.clear}
           onDial={dialSelected}
+          onExport={exportSelected}
+          exporting={exporting}
           onBulk={startBulk}
           onDeletePermanently={askDeletePermanently}
         />

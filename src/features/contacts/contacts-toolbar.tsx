@@ -22,13 +22,19 @@ type ActionsProps = {
   onNewContact: () => void;
   /** Dials every contact of the current folder, search, tag and owner (absent while the list is empty). */
   onDialAll?: (() => void) | undefined;
+  /** Downloads the same contacts as a CSV file (absent while the list is empty). */
+  onExport?: (() => void) | undefined;
 };
 
-/** What applies to the list as a whole: its columns, dialing all of it, and a new contact. */
-export function ContactsActions({ table, onNewContact, onDialAll }: ActionsProps) {
+/** What applies to the list as a whole: its columns, exporting and dialing all of it, and a new contact. */
+export function ContactsActions({ table, onNewContact, onDialAll, onExport }: ActionsProps) {
   return (
-    <div className="flex items-center gap-2">
+    // Wraps on a phone: four buttons are wider than its screen.
+    <div className="flex flex-wrap items-center gap-2">
       <ColumnsMenu table={table} />
+      <Button onClick={onExport} disabled={!onExport} title="Download the contacts shown, every page of them, as a CSV file">
+        Export
+      </Button>
       <Button onClick={onDialAll} disabled={!onDialAll}>
         Dial all
       </Button>
