@@ -4,7 +4,7 @@ import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { newFieldFields } from '../../../server/contracts/custom-fields';
 import { DEFINABLE_TYPES, useCreateField, useDeleteField, useUpdateField, type CustomField } from '../../api/custom-fields';
-import { ConfirmDialog } from '../../components/ui/confirm-dialog';
+import { DeleteDialog } from '../../components/ui/delete-dialog';
 import { SelectField, TextField } from '../../components/ui/field';
 import { FormDialog } from '../../components/ui/form-dialog';
 import { applyServerErrors, FormAlert, labelled, type FieldMap } from '../../components/ui/form-error';
@@ -90,30 +90,16 @@ function FieldForm({ field, onClose }: { field: CustomField | null; onClose: () 
 }
 
 export function DeleteFieldDialog({ field, onClose }: { field: CustomField | null; onClose: () => void }) {
-  const remove = useDeleteField();
-  const { announce } = useStatus();
-  const close = () => {
-    remove.reset();
-    onClose();
-  };
   const count = field ? formatCount(field.contactCount, 'contact holds', 'contacts hold') : '';
   return (
-    <ConfirmDialog
-      open={field !== null}
-      title={field ? `Delete the custom field ${field.name}?` : ''}
+    <DeleteDialog
+      item={field}
+      remove={useDeleteField()}
+      idOf={(f) => f.id}
+      title={(f) => `Delete the custom field ${f.name}?`}
       confirmLabel="Delete field"
-      busy={remove.isPending}
-      error={remove.error}
-      onCancel={close}
-      onConfirm={() =>
-        field &&
-        remove.mutate(field.id, {
-          onSuccess: () => {
-            announce(`Custom field ${field.name} deleted`);
-            close();
-          },
-        })
-      }
+      deleted={(f) => `Custom field ${f.name} deleted`}
+      onClose={onClose}
     >
       {field && (
         <>
@@ -124,6 +110,6 @@ export function DeleteFieldDialog({ field, onClose }: { field: CustomField | nul
           <p>A contact that names the field again later gets a new, empty field.</p>
         </>
       )}
-    </ConfirmDialog>
+    </DeleteDialog>
   );
 }

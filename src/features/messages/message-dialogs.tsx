@@ -12,7 +12,7 @@ import {
   useDeleteMessage,
   useUpdateMessage,
 } from '../../api/content';
-import { ConfirmDialog } from '../../components/ui/confirm-dialog';
+import { DeleteDialog } from '../../components/ui/delete-dialog';
 import { TextareaField, TextField } from '../../components/ui/field';
 import { FormDialog } from '../../components/ui/form-dialog';
 import { applyServerErrors, type FieldMap, FormAlert, labelled } from '../../components/ui/form-error';
@@ -108,34 +108,20 @@ function MergeFieldHelp() {
 }
 
 export function DeleteMessageDialog({ message, onClose }: { message: ContentRecord | null; onClose: () => void }) {
-  const remove = useDeleteMessage();
-  const { announce } = useStatus();
-  const close = () => {
-    remove.reset();
-    onClose();
-  };
   return (
-    <ConfirmDialog
-      open={message !== null}
-      title={message ? `Delete the message ${message.display_name}?` : ''}
+    <DeleteDialog
+      item={message}
+      remove={useDeleteMessage()}
+      idOf={(m) => m.message_id}
+      title={(m) => `Delete the message ${m.display_name}?`}
       confirmLabel="Delete message"
-      busy={remove.isPending}
-      error={remove.error}
-      onCancel={close}
-      onConfirm={() =>
-        message &&
-        remove.mutate(message.message_id, {
-          onSuccess: () => {
-            announce(`Message “${message.display_name}” deleted`);
-            close();
-          },
-        })
-      }
+      deleted={(m) => `Message “${m.display_name}” deleted`}
+      onClose={onClose}
     >
       <p>
         It leaves the library. A disposition set to send it sends nothing until another message is chosen; e-mails already on their way
         still go.
       </p>
-    </ConfirmDialog>
+    </DeleteDialog>
   );
 }

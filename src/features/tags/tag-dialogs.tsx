@@ -4,7 +4,7 @@ import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { tagBody } from '../../../server/contracts/tags';
 import { useDeleteTag, useRenameTag, type CountedTag } from '../../api/tags';
-import { ConfirmDialog } from '../../components/ui/confirm-dialog';
+import { DeleteDialog } from '../../components/ui/delete-dialog';
 import { TextField } from '../../components/ui/field';
 import { FormDialog } from '../../components/ui/form-dialog';
 import { applyServerErrors, FormAlert, labelled, type FieldMap } from '../../components/ui/form-error';
@@ -63,30 +63,16 @@ function RenameTagForm({ tag, onClose }: { tag: CountedTag; onClose: () => void 
 }
 
 export function DeleteTagDialog({ tag, onClose }: { tag: CountedTag | null; onClose: () => void }) {
-  const remove = useDeleteTag();
-  const { announce } = useStatus();
-  const close = () => {
-    remove.reset();
-    onClose();
-  };
   const count = tag ? formatCount(tag.contact_count, 'contact', 'contacts') : '';
   return (
-    <ConfirmDialog
-      open={tag !== null}
-      title={tag ? `Delete the tag ${tag.title}?` : ''}
+    <DeleteDialog
+      item={tag}
+      remove={useDeleteTag()}
+      idOf={(t) => t.id}
+      title={(t) => `Delete the tag ${t.title}?`}
       confirmLabel="Delete tag"
-      busy={remove.isPending}
-      error={remove.error}
-      onCancel={close}
-      onConfirm={() =>
-        tag &&
-        remove.mutate(tag.id, {
-          onSuccess: () => {
-            announce(`Tag “${tag.title}” deleted and removed from ${count}`);
-            close();
-          },
-        })
-      }
+      deleted={(t) => `Tag “${t.title}” deleted and removed from ${count}`}
+      onClose={onClose}
     >
       <p>
         {tag &&
@@ -94,6 +80,6 @@ export function DeleteTagDialog({ tag, onClose }: { tag: CountedTag | null; onCl
             ? `Remove the tag from ${count} and delete it? This cannot be undone.`
             : 'No contact holds this tag. It is removed from the catalog.')}
       </p>
-    </ConfirmDialog>
+    </DeleteDialog>
   );
 }

@@ -4,7 +4,7 @@ import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { renameVoicemailBody } from '../../../server/contracts/voicemails';
 import { useDeleteVoicemail, useRenameVoicemail, VOICEMAIL_LIMITS, type VoicemailRecord } from '../../api/voicemails';
-import { ConfirmDialog } from '../../components/ui/confirm-dialog';
+import { DeleteDialog } from '../../components/ui/delete-dialog';
 import { TextField } from '../../components/ui/field';
 import { FormDialog } from '../../components/ui/form-dialog';
 import { applyServerErrors, FormAlert, labelled } from '../../components/ui/form-error';
@@ -58,32 +58,18 @@ function RenameForm({ voicemail, onClose }: { voicemail: VoicemailRecord; onClos
 }
 
 export function DeleteVoicemailDialog({ voicemail, onClose }: { voicemail: VoicemailRecord | null; onClose: () => void }) {
-  const remove = useDeleteVoicemail();
-  const { announce } = useStatus();
-  const close = () => {
-    remove.reset();
-    onClose();
-  };
   return (
-    <ConfirmDialog
-      open={voicemail !== null}
-      title={voicemail ? `Delete the voicemail ${voicemail.name}?` : ''}
+    <DeleteDialog
+      item={voicemail}
+      remove={useDeleteVoicemail()}
+      idOf={(v) => v.recording_id}
+      title={(v) => `Delete the voicemail ${v.name}?`}
       confirmLabel="Delete voicemail"
-      busy={remove.isPending}
-      error={remove.error}
-      onCancel={close}
-      onConfirm={() =>
-        voicemail &&
-        remove.mutate(voicemail.recording_id, {
-          onSuccess: () => {
-            announce(`Voicemail “${voicemail.name}” deleted`);
-            close();
-          },
-        })
-      }
+      deleted={(v) => `Voicemail “${v.name}” deleted`}
+      onClose={onClose}
     >
       <p>It leaves the library: nobody can drop it any more. Calls that left it keep its name.</p>
-    </ConfirmDialog>
+    </DeleteDialog>
   );
 }
 
