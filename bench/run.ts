@@ -4,7 +4,7 @@
  *               [--call-sessions N --call-contacts N]
  * Loads a fresh store, runs the real server against it with autocannon, then times the same list query on
  * the store directly, so the HTTP overhead can be told apart from the query's own cost. Last come the dialer's
- * benchmarks (bench/dialer.ts); `--only dialer` loads the store and runs those alone. Then the calls' recordings and
+ * benchmarks (bench/dialer.ts); `--only dialer` loads the store and runs those alone (and stops). Then the calls' recordings and
  * transcripts (bench/call-media.ts, on stores of their own; `--only calls` runs them alone) and the transcription
  * engine's own speed (bench/transcription.ts). `--only contacts` stops after the contacts' scenarios; `--only search`
  * runs their two searches alone. After the contacts' scenarios, the floor (bench/floor.ts): the five reads against a
@@ -256,7 +256,7 @@ function printResults(results: ScenarioResult[]) {
 
 async function main() {
   if (args.only !== 'calls') await contactsAndDialer();
-  if (contactsOnly) return;
+  if (contactsOnly || args.only === 'dialer') return;
   await runCallMediaBench(
     {
       sessions: Number(args['call-sessions']),
