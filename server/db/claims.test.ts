@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claimRows, dueCandidates } from '../callbacks/outbox.repository.js';
 import { stopBackground } from '../context.js';
 import { nowMs } from '../lib/clock.js';
+import type { LeaseTask } from '../lib/lease-loop.js';
 import { now } from '../lib/time.js';
 import { claimJob } from '../modules/bulk-jobs/bulk-jobs.repository.js';
 import { insertCall } from '../modules/dial-sessions/calls.repository.js';
@@ -40,6 +41,15 @@ afterAll(async () => {
 });
 
 /** Both stores claim until neither finds anything: the ids each got, in the order they got them. */
+/** A lease-loop task's claim (lib/lease-loop.ts), four rows a time, raced by both stores until each finds none. */
+const raceLeases = (claim: LeaseTask<{ id: number }>['claim']) =>
+  race((store, owner) =>
+    store.write(async (tx) => {
+      const at = nowMs();
+      return (await claim(tx, owner, at, at + LEASE_MS, 4)).map((r) => r.id);
+    }),
+  );
+
 async function race(claim: (store: Store, owner: string) => Promise<number[]>): Promise<number[][]> {
   return Promise.all(
     stores.map(async (store, n) => {
@@ -214,24 +224,8 @@ describe('two stores on one database claiming at once', () => {
           .execute(),
       )
     ).map((r) => r.id);
-    expectEachOnce(
-      await race((store, owner) =>
-        store.write(async (tx) => {
-          const at = nowMs();
-          return (await claimRecordings(tx, owner, at, at + LEASE_MS, 4)).map((r) => r.id);
-        }),
-      ),
-      recordings,
-    );
-    expectEachOnce(
-      await race((store, owner) =>
-        store.write(async (tx) => {
-          const at = nowMs();
-          return (await claimTranscripts(tx, owner, at, at + LEASE_MS, 4)).map((r) => r.id);
-        }),
-      ),
-      transcripts,
-    );
+    expectEachOnce(await raceLeases(claimRecordings), recordings);
+    expectEachOnce(await raceLeases(claimTranscripts), transcripts);
   });
 
   it('claim each disposition e-mail once', async () => {
@@ -262,15 +256,7 @@ describe('two stores on one database claiming at once', () => {
           .execute(),
       )
     ).map((r) => r.id);
-    expectEachOnce(
-      await race((store, owner) =>
-        store.write(async (tx) => {
-          const now = nowMs();
-          return (await claimEmails(tx, owner, now, now + LEASE_MS, 4)).map((r) => r.id);
-        }),
-      ),
-      emails,
-    );
+    expectEachOnce(await raceLeases(claimEmails), emails);
   });
 
   it("claim a due pass once, and not again until it is due again (the housekeeper's: one server per pass)", async () => {
