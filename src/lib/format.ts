@@ -10,12 +10,34 @@ export function parseApiDate(value: string | null | undefined): Date | null {
   return Number.isNaN(date.getTime()) ? null : date;
 }
 
+/*
+ * Every screen's dates in one format, the browser's locale: "Nov 17, 2026", "Nov 17, 2026, 3:05 PM", and for charts
+ * "Nov 17" and "Mon, Nov 17, 2026". A date without a time (a consent date, a usage day) is a calendar day, not an
+ * instant: it is said as that day wherever the browser is (UTC), not as the day a UTC midnight falls on locally.
+ */
 const dateFormat = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
+const dayFormat = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' });
+const dayTickFormat = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' });
+const weekdayFormat = new Intl.DateTimeFormat(undefined, {
+  weekday: 'short',
+  year: 'numeric',
+  month: 'short',
+  day: 'numeric',
+  timeZone: 'UTC',
+});
 const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const DAY_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 
 export function formatDate(value: string | null | undefined, fallback = '—'): string {
   const date = parseApiDate(value);
-  return date ? dateFormat.format(date) : fallback;
+  if (!date) return fallback;
+  return (DAY_ONLY.test(value!) ? dayFormat : dateFormat).format(date);
+}
+
+/** A calendar day 'YYYY-MM-DD' as "Nov 17, 2026"; `short` as a chart's tick, "Nov 17"; `weekday`, "Mon, Nov 17, 2026". */
+export function formatDay(day: string, style: 'long' | 'short' | 'weekday' = 'long'): string {
+  const date = new Date(`${day}T00:00:00Z`);
+  return (style === 'short' ? dayTickFormat : style === 'weekday' ? weekdayFormat : dayFormat).format(date);
 }
 
 export function formatDateTime(value: string | null | undefined, fallback = '—'): string {

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { MAX_USAGE_DAYS } from '../../../server/contracts/dial-sessions';
 import type { DayRange } from '../../api/usage';
+import { formatDay } from '../../lib/format';
 
 const DAY_MS = 86_400_000;
 
@@ -66,10 +67,8 @@ export const rangeFormSchema = z
 
 export type RangeFormValues = z.input<typeof rangeFormSchema>;
 
-const dayFormat = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
-
 /** "Nov 17, 2026 – Nov 23, 2026" (or one day). */
 export function describeRange(range: DayRange): string {
-  const [start, end] = [range.start, range.end].map((d) => dayFormat.format(new Date(`${d}T00:00:00Z`)));
+  const [start, end] = [range.start, range.end].map((d) => formatDay(d));
   return start === end ? start! : `${start} – ${end}`;
 }

@@ -3,6 +3,7 @@
  * reader hears for the chart (the table beside it has every figure).
  */
 import type { UsageDayRecord, UsageDispositionRecord } from '../../../server/contracts/dial-sessions';
+import { formatCount, formatDay } from '../../lib/format';
 
 /** How the screen names the calls the API counts under '' (not dispositioned yet). */
 export const NO_DISPOSITION = 'No disposition';
@@ -16,15 +17,11 @@ export type TrendPoint = UsageDayRecord & {
 
 export type OutcomeRow = { label: string; calls: number; /** calls / all calls of the range, 0 to 1. */ share: number };
 
-const tickFormat = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
-const dayFormat = new Intl.DateTimeFormat('en-US', { weekday: 'short', month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
-const percent = new Intl.NumberFormat('en-US', { style: 'percent', maximumFractionDigits: 0 });
-const plural = (n: number, one: string, many: string) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+const percent = new Intl.NumberFormat(undefined, { style: 'percent', maximumFractionDigits: 0 });
 
 export function trendPoints(days: UsageDayRecord[]): TrendPoint[] {
   return days.map((d) => {
-    const date = new Date(`${d.date}T00:00:00Z`);
-    return { ...d, tick: tickFormat.format(date), day: dayFormat.format(date) };
+    return { ...d, tick: formatDay(d.date, 'short'), day: formatDay(d.date, 'weekday') };
   });
 }
 
@@ -32,11 +29,9 @@ export function trendPoints(days: UsageDayRecord[]): TrendPoint[] {
 export function describeTrend(points: TrendPoint[]): string {
   const calls = points.reduce((n, p) => n + p.calls, 0);
   const connected = points.reduce((n, p) => n + p.connected, 0);
-  const overall = `${plural(calls, 'call', 'calls')} and ${connected.toLocaleString('en-US')} connected over ${plural(points.length, 'day', 'days')}`;
+  const overall = `${formatCount(calls, 'call', 'calls')} and ${connected.toLocaleString()} connected over ${formatCount(points.length, 'day', 'days')}`;
   const busiest = points.reduce<TrendPoint | null>((best, p) => (p.calls > (best?.calls ?? 0) ? p : best), null);
-  return busiest && points.length > 1
-    ? `${overall}; the most calls, ${busiest.calls.toLocaleString('en-US')}, on ${busiest.day}.`
-    : `${overall}.`;
+  return busiest && points.length > 1 ? `${overall}; the most calls, ${busiest.calls.toLocaleString()}, on ${busiest.day}.` : `${overall}.`;
 }
 
 export function outcomeRows(dispositions: UsageDispositionRecord[]): OutcomeRow[] {
@@ -50,8 +45,8 @@ export const formatShare = (share: number) => percent.format(share);
 export function describeOutcomes(rows: OutcomeRow[], shown = 3): string {
   const named = rows
     .slice(0, shown)
-    .map((r) => `${r.label} ${r.calls.toLocaleString('en-US')} (${formatShare(r.share)})`)
+    .map((r) => `${r.label} ${r.calls.toLocaleString()} (${formatShare(r.share)})`)
     .join(', ');
   const rest = rows.length - shown;
-  return rest > 0 ? `${named} and ${plural(rest, 'more outcome', 'more outcomes')}.` : `${named}.`;
+  return rest > 0 ? `${named} and ${formatCount(rest, 'more outcome', 'more outcomes')}.` : `${named}.`;
 }
