@@ -97,7 +97,7 @@ async function insertSession(tx: Db, auth: AuthContext, body: CreateDialSessionB
     throw invalidFields(
       errors.length
         ? errors.map((e) => ({ kind: 'invalid', field: `contacts.${e.index}`, reason: e.reason }))
-        : [{ kind: 'invalid', field: 'contact_filter', reason: 'contact_filter matches none of your contacts.' }],
+        : [{ kind: 'invalid', field: 'contact_filter', reason: 'No contact of yours matches the filter, so there is nobody to dial.' }],
     );
   }
   errors.sort((a, b) => a.index - b.index);

@@ -252,6 +252,11 @@ describe('POST /rest/1/dialsession', () => {
     });
     const created = await rep.post('/rest/1/dialsession', { contact_filter: { tag_id: tagId } });
     expect(created.body.dialsessions).toMatchObject({ total_results: 3, skipped_contact_count: 2 });
+    const none = await rep.post('/rest/1/dialsession', { contact_filter: { search: `nobody-${unique()}` } });
+    expect(none.status).toBe(400);
+    expect(none.body.debug_codes).toEqual([
+      expect.objectContaining({ field: 'contact_filter', reason: 'No contact of yours matches the filter, so there is nobody to dial.' }),
+    ]);
   });
 });
 
