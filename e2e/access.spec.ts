@@ -52,7 +52,7 @@ test('the vendor sets a password and replaces a token; the member changes its ow
   await change.getByRole('textbox', { name: 'New password', exact: true }).fill('third password 3');
   await change.getByRole('textbox', { name: 'New password again' }).fill('third password 3');
   await change.getByRole('button', { name: 'Change password' }).click();
-  await expect(change).toContainText('Current password is not your current password.');
+  await expect(change).toContainText('Current password is not the password you sign in with.');
   await change.getByRole('textbox', { name: 'Current password' }).fill('second password 2');
   await change.getByRole('button', { name: 'Change password' }).click();
   await expect(change).toBeHidden();

@@ -53,7 +53,7 @@ async function checkCurrentPassword(ctx: CredentialsDeps, member: Member, given:
   const attempt = { username: member.username, ip, knownBrowser: true };
   await admitSignIn(ctx.store, attempt);
   if (!(await verifyPassword(given, member.password_hash))) {
-    throw invalidField('current_password', 'current_password is not your current password.');
+    throw invalidField('current_password', 'current_password is not the password you sign in with.');
   }
   await settleSignIn(ctx.store, attempt);
 }
