@@ -20,6 +20,7 @@ export function toMemberRecord(member: Member, bearerToken?: string): MemberReco
     subscription_status: member.subscription_status,
     role: member.role,
     manager_id: member.parent_id === null ? null : String(member.parent_id),
+    ...(member.removed_at === null ? {} : { date_removed: timestampOrZero(member.removed_at) }),
     ...(bearerToken === undefined ? {} : { oauth: { bearer_token: bearerToken } }),
   };
 }

@@ -48,6 +48,8 @@ export const listMembersQuery = paging.extend({
   user_id: query.optionalId,
   /* Extension: each member's active contacts. */
   with_counts: query.flag,
+  /* Extension: members removed since are listed too, each with its date_removed (their calls and figures stay). */
+  include_removed: query.flag,
 });
 
 export const deleteMemberQuery = z.object({
@@ -84,5 +86,6 @@ export type MemberRecord = {
   role: 'vendor' | (typeof memberRoles)[number];
   manager_id: string | null;
   contact_count?: number;
+  date_removed?: string;
   oauth?: { bearer_token: string };
 };

@@ -10,16 +10,19 @@ export type TeamMember = MemberRecord & { contact_count: number };
 
 export { memberKeys };
 
-/** The caller and everyone beneath it (entire_team=1), each with its number of active contacts. */
-export const teamQueryOptions = () =>
+/**
+ * The caller and everyone beneath it (entire_team=1), each with its number of active contacts; `withRemoved`, the
+ * members removed since too (with their date_removed), whose calls and figures stay and are named by them.
+ */
+export const teamQueryOptions = (withRemoved = false) =>
   queryOptions({
-    queryKey: memberKeys.team(),
+    queryKey: memberKeys.team(withRemoved),
     queryFn: async ({ signal }) => {
       const members: TeamMember[] = [];
       for (let page = 1; ; page++) {
         const body = await apiRequest<MembersResponse>('/rest/1/members', {
           signal,
-          query: { entire_team: 1, with_counts: 1, page, page_size: 100 },
+          query: { entire_team: 1, with_counts: 1, page, page_size: 100, ...(withRemoved ? { include_removed: 1 } : {}) },
         });
         members.push(...body.members.members.map((m) => ({ ...m, contact_count: Number(m.contact_count ?? 0) })));
         if (page >= body.members.total_pages) break;

@@ -21,7 +21,7 @@ export const folderKeys = {
 
 export const memberKeys = {
   all: ['members'] as const,
-  team: () => [...memberKeys.all, 'team'] as const,
+  team: (withRemoved = false) => [...memberKeys.all, 'team', withRemoved ? 'with-removed' : 'current'] as const,
 };
 
 export const tagKeys = {

@@ -22,7 +22,10 @@ type Envelope<K extends string, T> = { http_status: number; status: 'success' } 
 /** A range of whole days, YYYY-MM-DD, both included (UTC, as the API counts them). */
 export type DayRange = { start: string; end: string };
 
-export type UsageMember = { id: string; name: string; role: MemberRecord['role'] };
+/** Who a figure or call is by when the team's list does not name it (it is not readable to the caller). */
+export const UNKNOWN_MEMBER = 'Someone outside your team';
+
+export type UsageMember = { id: string; name: string; role: MemberRecord['role']; removed: boolean };
 export type SessionPage = PageMeta & { sessions: DialSessionRecord[] };
 export type CallPage = PageMeta & { session: DialSessionRecord; calls: CallRecord[] };
 
@@ -54,11 +57,20 @@ export const clockQueryOptions = () =>
     staleTime: 5 * 60_000,
   });
 
-/** The caller and everyone beneath it (entire_team=1), whose figures usage answers: the team query, by id and name. */
+/**
+ * The caller and everyone beneath it (entire_team=1), whose figures usage answers, by id and name; a member removed
+ * since keeps its figures and calls, named "Jane Doe (removed)".
+ */
 export const teamMembersQueryOptions = () =>
   queryOptions({
-    ...teamQueryOptions(),
-    select: (team: TeamMember[]): UsageMember[] => team.map((m) => ({ id: m.user_id, name: memberName(m), role: m.role })),
+    ...teamQueryOptions(true),
+    select: (team: TeamMember[]): UsageMember[] =>
+      team.map((m) => ({
+        id: m.user_id,
+        name: m.date_removed ? `${memberName(m)} (removed)` : memberName(m),
+        role: m.role,
+        removed: Boolean(m.date_removed),
+      })),
   });
 
 /** GET /rest/1/dialsession/usage: each member's figures keyed by member id, beside the paging fields. */

@@ -188,6 +188,7 @@ export const memberItem = strings(
   role: z.enum(['vendor', 'manager', 'member']).describe('Extension.'),
   manager_id: s.nullable().describe('Extension.'),
   contact_count: z.number().optional().describe('Extension: with with_counts=1.'),
+  date_removed: s.optional().describe('Extension: with include_removed=1, when the member was removed (its calls and figures stay).'),
   oauth: z
     .object({ bearer_token: s })
     .optional()

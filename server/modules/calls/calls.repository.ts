@@ -20,7 +20,11 @@ export type CallFilter = {
   transcriptIds?: number[];
 };
 
-export type ListedCall = CallWithContact & { member_first_name: string | null; member_last_name: string | null };
+export type ListedCall = CallWithContact & {
+  member_first_name: string | null;
+  member_last_name: string | null;
+  member_username: string | null;
+};
 
 /**
  * Calls made by members the scope may see, newest first, with the contact's and the member's names. One builder for
@@ -65,6 +69,7 @@ export function listCalls(db: Db, scope: Scope, f: CallFilter, page: PageRequest
           'contacts.last_name as contact_last_name',
           'members.first_name as member_first_name',
           'members.last_name as member_last_name',
+          'members.username as member_username',
         ])
         .orderBy('calls.id', 'desc'),
     page,

@@ -57,5 +57,6 @@ const listed = (record: Awaited<ReturnType<typeof callRecords>>[number], c: List
   ...record,
   session_id: String(c.session_id),
   member_id: String(c.member_id),
-  member_name: [c.member_first_name, c.member_last_name].filter(Boolean).join(' '),
+  /* Who made the call as the app names a member everywhere: the name, or the username when it has none. */
+  member_name: [c.member_first_name, c.member_last_name].filter(Boolean).join(' ') || (c.member_username ?? ''),
 });

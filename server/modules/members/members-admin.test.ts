@@ -43,6 +43,26 @@ describe('GET /rest/1/members?with_counts=1', () => {
   });
 });
 
+describe('GET /rest/1/members?include_removed=1', () => {
+  it('names the members removed since, with when, to whoever may see them, and shows none of their tokens', async () => {
+    const leaver = await member('member', team.manager.id);
+    expect((await vendor.delete(`/rest/1/members/${leaver}`)).status).toBe(204);
+    type Listed = { user_id: string; date_removed?: string; oauth?: unknown };
+    const listed = async (caller: Caller, query: string) =>
+      ((await caller.get(`/rest/1/members?entire_team=1&page_size=100${query}`)).body.members.members as Listed[]).find(
+        (m) => m.user_id === String(leaver),
+      );
+    expect(await listed(vendor, '')).toBeUndefined();
+    const removed = await listed(vendor, '&include_removed=1');
+    expect(removed?.date_removed).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    expect(removed).not.toHaveProperty('oauth');
+    expect(await listed(api(team.manager), '&include_removed=1')).toMatchObject({ user_id: String(leaver) });
+    expect(await listed(api(team.outsider), '&include_removed=1')).toBeUndefined();
+    const current = await vendor.get('/rest/1/members?entire_team=1&include_removed=1&page_size=100');
+    expect(current.body.members.members.find((m: Listed) => m.user_id === String(team.rep.id))).not.toHaveProperty('date_removed');
+  });
+});
+
 describe('PUT manager_id and role (vendor only)', () => {
   it("moves a member under another manager, and its manager's scope follows", async () => {
     const other = await member('manager', team.vendor.id);

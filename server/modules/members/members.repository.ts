@@ -28,10 +28,11 @@ export async function nextTokenGeneration(db: Db, id: number, at: string): Promi
     .executeTakeFirstOrThrow();
 }
 
-export type MemberFilter = { orgId: number; ids?: number[]; parentOrSelf?: number };
+export type MemberFilter = { orgId: number; ids?: number[]; parentOrSelf?: number; includeRemoved?: boolean };
 
 export async function listMembers(db: Db, filter: MemberFilter, page: PageRequest) {
-  let query = db.selectFrom('members').where('org_id', '=', filter.orgId).where('removed_at', 'is', null);
+  let query = db.selectFrom('members').where('org_id', '=', filter.orgId);
+  if (!filter.includeRemoved) query = query.where('removed_at', 'is', null);
   if (filter.ids) query = query.where('id', 'in', filter.ids.length ? filter.ids : [0]);
   if (filter.parentOrSelf !== undefined) {
     const id = filter.parentOrSelf;

@@ -20,7 +20,7 @@ export type MembersDeps = DialingDeps & { secretKey: Buffer };
 
 /** Browsers never get a bearer token; integrations get the tokens of members in their own team. */
 export function present(ctx: Pick<MembersDeps, 'secretKey'>, auth: AuthContext, member: Member) {
-  const showToken = auth.via === 'bearer' && scopeIncludesMember(auth.scope, member);
+  const showToken = auth.via === 'bearer' && member.removed_at === null && scopeIncludesMember(auth.scope, member);
   return toMemberRecord(member, showToken ? personalToken(ctx.secretKey, member) : undefined);
 }
 
@@ -34,6 +34,7 @@ export async function listMembers(ctx: Pick<MembersDeps, 'store'>, auth: AuthCon
   const filter: repo.MemberFilter = { orgId: auth.member.org_id };
   if (auth.scope.kind === 'team') filter.ids = auth.scope.memberIds;
   if (!query.entire_team) filter.parentOrSelf = auth.member.id;
+  if (query.include_removed) filter.includeRemoved = true;
   return repo.listMembers(ctx.store.db, filter, query);
 }
 

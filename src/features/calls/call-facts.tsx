@@ -24,7 +24,7 @@ export function CallFacts({ call }: { call: ListedCallRecord }) {
         Session {call.session_id}
       </Link>,
     ],
-    ['Made by', call.member_name || `Member ${call.member_id}`],
+    ['Made by', call.member_name],
     ['When', formatDateTime(call.start_when)],
   ];
   if (call.voicemail_sent) facts.push(['Voicemail dropped', call.voicemail_sent]);

@@ -23,7 +23,7 @@ export function bySession(calls: ListedCallRecord[]): { sessionId: string; membe
   for (const call of calls) {
     const last = groups[groups.length - 1];
     if (last?.sessionId === call.session_id) last.calls.push(call);
-    else groups.push({ sessionId: call.session_id, memberName: call.member_name || `Member ${call.member_id}`, calls: [call] });
+    else groups.push({ sessionId: call.session_id, memberName: call.member_name, calls: [call] });
   }
   return groups;
 }

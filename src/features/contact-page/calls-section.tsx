@@ -24,7 +24,7 @@ function CallItem({ call }: { call: ListedCallRecord }) {
         {callDuration(call.duration)}
       </span>
       <span className="w-full text-xs text-zinc-500">
-        {[call.member_name || `Member ${call.member_id}`, formatPhone(call.phone), ...callKept(call)].filter(Boolean).join(' · ')}
+        {[call.member_name, formatPhone(call.phone), ...callKept(call)].filter(Boolean).join(' · ')}
       </span>
     </li>
   );

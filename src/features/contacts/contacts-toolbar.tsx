@@ -101,11 +101,11 @@ export function ContactsToolbar({ params, update, owners }: Props) {
   const tags = useQuery(tagsQueryOptions());
   const tagOptions = [{ value: '', label: 'All tags' }, ...(tags.data ?? []).map((t) => ({ value: String(t.id), label: t.title }))];
   if (params.tag_id && !tagOptions.some((o) => o.value === params.tag_id)) {
-    tagOptions.push({ value: params.tag_id, label: tags.isPending ? 'Loading…' : `Tag ${params.tag_id}` });
+    tagOptions.push({ value: params.tag_id, label: tags.isPending ? 'Loading…' : 'A tag since deleted' });
   }
   const ownerOptions = owners ? [{ value: '', label: 'All owners' }, ...owners.map((o) => ({ value: o.id, label: o.name }))] : [];
   if (owners && params.owner_id && !ownerOptions.some((o) => o.value === params.owner_id)) {
-    ownerOptions.push({ value: params.owner_id, label: `Member ${params.owner_id}` });
+    ownerOptions.push({ value: params.owner_id, label: 'Someone outside your team' });
   }
   const sortOptions = SORT_CHOICES.filter((c) => owners || !c.managersOnly).map((c) => ({
     value: sortValue(c.sortBy, c.order),

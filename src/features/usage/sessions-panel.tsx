@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import type { DialSessionRecord } from '../../../server/contracts/dial-sessions';
-import { sessionsQueryOptions, type DayRange } from '../../api/usage';
+import { sessionsQueryOptions, UNKNOWN_MEMBER, type DayRange } from '../../api/usage';
 import { Button } from '../../components/ui/button';
 import { EmptyState } from '../../components/ui/empty-state';
 import { ErrorState } from '../../components/ui/error-state';
@@ -88,7 +88,7 @@ export function SessionsPanel({ range, memberId, names, showMember }: Props) {
           </thead>
           <tbody className="divide-y divide-zinc-100">
             {sessions.map((s) => {
-              const member = names.get(s.member_id) ?? `Member ${s.member_id}`;
+              const member = names.get(s.member_id) ?? UNKNOWN_MEMBER;
               const to = linkTo({ memberId: s.member_id, sessionId: s.dialsession_id });
               return (
                 <tr

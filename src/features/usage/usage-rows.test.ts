@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { teamMembersQueryOptions } from '../../api/usage';
 import type { UsageRecord } from '../../../server/contracts/dial-sessions';
 import { totalsOf, usageRows } from './usage-rows';
 
@@ -20,8 +21,8 @@ describe('usage rows', () => {
     ['5', figures({})],
   ]);
   const members = [
-    { id: '3', name: 'Alex Turner', role: 'member' as const },
-    { id: '5', name: 'Blake Okafor', role: 'member' as const },
+    { id: '3', name: 'Alex Turner', role: 'member' as const, removed: false },
+    { id: '5', name: 'Blake Okafor', role: 'member' as const, removed: false },
   ];
 
   it("names each member, in the team's order, those it does not know last, and derives the rates", () => {
@@ -29,7 +30,7 @@ describe('usage rows', () => {
     expect(rows.map((r) => [r.id, r.name])).toEqual([
       ['3', 'Alex Turner'],
       ['5', 'Blake Okafor'],
-      ['9', 'Member 9'],
+      ['9', 'Someone outside your team'],
     ]);
     expect(rows[0]).toMatchObject({ connectRate: 0.4, avgTalktime: 2.5 });
     expect(rows[1]).toMatchObject({ connectRate: null, avgTalktime: null });
@@ -45,5 +46,20 @@ describe('usage rows', () => {
       connectRate: 5 / 14,
       avgTalktime: 2.6,
     });
+  });
+});
+
+describe("the team's names for usage", () => {
+  it('names a member removed since as removed, and not as one to drill into', () => {
+    const record = { username: 'u', first_name: '', last_name: '', display_name: '', role: 'member' as const, contact_count: 0 };
+    const select = teamMembersQueryOptions().select!;
+    const team = [
+      { ...record, user_id: '3', display_name: 'Alex Turner' },
+      { ...record, user_id: '4', display_name: 'Dana Moss', date_removed: '2026-11-20 10:00:00' },
+    ] as unknown as Parameters<typeof select>[0];
+    expect(select(team)).toEqual([
+      { id: '3', name: 'Alex Turner', role: 'member', removed: false },
+      { id: '4', name: 'Dana Moss (removed)', role: 'member', removed: true },
+    ]);
   });
 });

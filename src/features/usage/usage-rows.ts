@@ -1,5 +1,5 @@
 import type { UsageRecord } from '../../../server/contracts/dial-sessions';
-import type { UsageMember } from '../../api/usage';
+import { UNKNOWN_MEMBER, type UsageMember } from '../../api/usage';
 
 /** One line of the usage table: a member's figures, or the team's totals. */
 export type UsageRow = {
@@ -34,7 +34,7 @@ export function usageRows(figures: Map<string, UsageRecord>, members: UsageMembe
     .map(([id, f]) =>
       withRates({
         id,
-        name: names.get(id) ?? `Member ${id}`,
+        name: names.get(id) ?? UNKNOWN_MEMBER,
         sessions: f.sessions,
         calls: f.calls,
         connected: f.connected,

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef } from 'react';
-import { teamMembersQueryOptions, type DayRange } from '../../api/usage';
+import { teamMembersQueryOptions, UNKNOWN_MEMBER, type DayRange } from '../../api/usage';
 import { Spinner } from '../../components/ui/spinner';
 import { useSession } from '../auth/use-session';
 import { useDrillDown } from './drill-down';
@@ -51,12 +51,13 @@ export function UsageScreen() {
   const { range, today, setRange } = useUsageRange();
   const members = useQuery(teamMembersQueryOptions());
   const names = useMemo(() => new Map((members.data ?? []).map((m) => [m.id, m.name])), [members.data]);
+  const current = useMemo(() => new Set((members.data ?? []).filter((m) => !m.removed).map((m) => m.id)), [members.data]);
   const { memberId, sessionId, linkTo } = useDrillDown();
-  const memberName = memberId ? (names.get(memberId) ?? `Member ${memberId}`) : '';
+  const memberName = memberId ? (names.get(memberId) ?? UNKNOWN_MEMBER) : '';
   /* A member removed since keeps its row of figures, but its sessions are no longer listed by member. */
   const linkOf = useCallback(
-    (row: UsageRow) => (names.has(row.id) ? linkTo({ memberId: row.id, sessionId: null }) : null),
-    [names, linkTo],
+    (row: UsageRow) => (current.has(row.id) ? linkTo({ memberId: row.id, sessionId: null }) : null),
+    [current, linkTo],
   );
   /* Steps opened after the screen first showed take the focus; the step a link or reload opens at first does not. */
   const shown = useRef(false);
