@@ -14,7 +14,7 @@ import {
   type SqliteDatabase,
   type SqliteStatement,
 } from 'kysely';
-import type { Database } from './schema.js';
+import type { Database, Db } from './schema.js';
 import * as initial from './migrations/0001-initial.js';
 import * as contactCounts from './migrations/0002-contact-counts.js';
 import * as detailKinds from './migrations/0003-contact-detail-kinds.js';
@@ -45,7 +45,7 @@ import { isPostgresUrl, openPostgres } from './postgres-store.js';
 import { postgresSignals, type Signals } from './signals.js';
 import { markStore } from './store-kind.js';
 
-export type Db = Kysely<Database>;
+export type { Db };
 
 export type Store = {
   /** Reads what is committed. Read-only: every write goes through `write`. */

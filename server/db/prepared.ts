@@ -1,5 +1,5 @@
 import { type Compilable, type CompiledQuery, type Expression, type OperationNode, ValueNode } from 'kysely';
-import type { Db } from './database.js';
+import type { Db } from './schema.js';
 
 /*
  * Building a Kysely query and compiling it to SQL costs as much as SQLite takes to run a short one: on a contact

@@ -1,4 +1,4 @@
-import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { ColumnType, Generated, Insertable, Kysely, Selectable, Updateable } from 'kysely';
 
 /** Timestamps are stored as UTC text 'YYYY-MM-DD HH:MM:SS' so they sort and compare the same on every dialect. */
 type Timestamp = string;
@@ -637,3 +637,6 @@ export type Disposition = Selectable<DispositionsTable>;
 export type BulkJob = Selectable<BulkJobsTable>;
 export type Recording = Selectable<RecordingsTable>;
 export type Transcript = Selectable<TranscriptsTable>;
+
+/** A connection or a transaction of either store (re-exported by database.ts, where most code takes it from). */
+export type Db = Kysely<Database>;

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import type { Db } from './database.js';
+import type { Db } from './schema.js';
 import { jsonColumn, rowsOfJson } from './dialect.js';
 import { isPostgres } from './migrations/dialect.js';
 

@@ -10,7 +10,8 @@ import { now } from '../../lib/time.js';
 import type { PageRow } from './contact-records.repository.js';
 import { indexedTexts, matchingIds, type SearchIndex } from './contact-search.repository.js';
 import { holdsWords, type WordsQuery } from './contact-words.js';
-import { searchOf, type SearchParams } from './search/search-index.js';
+import type { SearchParams } from './search/contact-search.js';
+import { searchOf } from './search/search-index.js';
 import { type ContactQuery, inScope, type ScopeParams, scopeParams } from './contacts.repository.js';
 
 type Eb = ExpressionBuilder<Database, 'contacts'>;

@@ -3,7 +3,7 @@ import { prepared } from '../../../db/prepared.js';
 import { idsOfJson, jsonColumn, rowsOfJson } from '../../../db/dialect.js';
 import type { Db } from '../../../db/database.js';
 import { prefixEnd, searchMatch, searchTerms, searchWords } from './query.js';
-import type { ContactSearch, IndexedText, SearchPlan } from './search-index.js';
+import type { ContactSearch, IndexedText, SearchPlan } from './contact-search.js';
 
 /*
  * PostgreSQL's search (migrations 0009, 0023): a contact_search table of each contact's owner and lower-cased names,

@@ -7,7 +7,7 @@ import { prepared } from '../../../db/prepared.js';
 import { wordTokens } from '../../../db/word-tokens.js';
 import { prefixEnd, searchMatch, searchTerms } from './query.js';
 import { wordsQuery } from '../contact-words.js';
-import type { ContactSearch, IndexedText, SearchPlan } from './search-index.js';
+import type { ContactSearch, IndexedText, SearchPlan } from './contact-search.js';
 
 /*
  * SQLite's search: an FTS5 trigram index (contact_search, keyed by the contact's id as its rowid) of every contact,
