@@ -77,8 +77,21 @@ export async function indexedTexts(db: Db, contactIds: number[]) {
   return rows.map((r) => ({ ...r, names: namesOf(r), emails: JSON.parse(r.emails) as string[], phones: JSON.parse(r.phones) as string[] }));
 }
 
-const unindexTerms = prepared<null, Ids, unknown>('unindex terms', (db, _, p) =>
-  db.deleteFrom('contact_search_terms').where('contact_id', 'in', inIds(db, p)),
+/*
+ * The terms of these contacts (`ids`) that are not among those they hold now (`rows`, as `insertTerms` takes them): a
+ * contact whose first name changed loses its old first name and full name, and keeps its last name, e-mails and
+ * phones where they are, rather than all of them deleted and written again (each a page of a B-tree keyed by term,
+ * far apart from the others: at a million contacts most of an update's written pages). The new terms are one
+ * uncorrelated list, which either store reads once (SQLite: an ephemeral index; PostgreSQL: a hashed subplan).
+ */
+type TermsOf = Ids & Rows;
+const unindexOtherTerms = prepared<null, TermsOf, unknown>('unindex other terms', (db, _, p) =>
+  db
+    .deleteFrom('contact_search_terms')
+    .where('contact_id', 'in', inIds(db, p))
+    .where(
+      sql<boolean>`(contact_id, term) not in (select ${jsonColumn(db, 2, 'integer')}, ${jsonColumn(db, 1, 'text')} from ${rowsOfJson(db, p.rows)})`,
+    ),
 );
 
 /** Rows as a JSON list of lists, one column each, in the order the statement names them. */
@@ -123,9 +136,10 @@ export async function reindexContacts(db: Db, contactIds: number[], which: Reind
     const ids = JSON.stringify(chunk);
     const rows = await indexedTexts(db, chunk);
     if (which !== 'words') {
-      if (which === 'all') await unindexTerms(db, null, { ids });
-      const terms = rows.flatMap((r) => termsOf(r, r.emails, r.phones).map((term) => [r.org_id, term, r.id]));
-      if (terms.length) await insertTerms(db, null, { rows: JSON.stringify(terms) });
+      const terms = JSON.stringify(rows.flatMap((r) => termsOf(r, r.emails, r.phones).map((term) => [r.org_id, term, r.id])));
+      // Terms a contact holds already stay as they are (the insert passes over them).
+      if (which === 'all') await unindexOtherTerms(db, null, { ids, rows: terms });
+      if (terms !== '[]') await insertTerms(db, null, { rows: terms });
     }
     // The full-text indexes are the store's own (search/: FTS5's trigrams and words on SQLite, pg_trgm on PostgreSQL).
     await searchOf(db).write(db, chunk, rows, which);
