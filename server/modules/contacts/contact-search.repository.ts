@@ -115,7 +115,7 @@ const insertTerms = prepared<null, Rows, unknown>('index terms', (db, _, p) =>
 );
 
 /** What of a contact's indexes to write again (`reindexContacts`). */
-export type Reindex = 'all' | 'added' | 'words';
+export type Reindex = 'all' | 'new' | 'added' | 'words';
 
 /** The most contacts `reindexContacts` takes at once. */
 export const REINDEX_CHUNK = 5_000;
@@ -124,7 +124,9 @@ export const REINDEX_CHUNK = 5_000;
  * Indexes some contacts again from what their rows hold now (a contact that is gone leaves every index), a chunk of
  * up to REINDEX_CHUNK contacts in a few statements, with a turn of the event loop between chunks (a member's 100,000
  * contacts transferred; db/chunks.ts).
- * - `all`: every index (a contact new or changed, or gone);
+ * - `all`: every index (a contact changed, or gone);
+ * - `new`: every index, for contacts created in this transaction, which no index holds yet: their rows are only
+ *   inserted (nothing to take out first: a create's two deletes, and on SQLite its FTS5 look-ups for rows to delete);
  * - `added`: the same for contacts that only gained phones or e-mail addresses: their prefix terms only gain the new
  *   entries' (none went away), so the terms they hold are not deleted and written again;
  * - `words`: the word index only (its owner or state changed, which only the word index's tokens carry).
@@ -142,7 +144,8 @@ export async function reindexContacts(db: Db, contactIds: number[], which: Reind
       if (terms !== '[]') await insertTerms(db, null, { rows: terms });
     }
     // The full-text indexes are the store's own (search/: FTS5's trigrams and words on SQLite, pg_trgm on PostgreSQL).
-    await searchOf(db).write(db, chunk, rows, which);
+    if (which === 'new') await searchOf(db).writeNew(db, rows);
+    else await searchOf(db).write(db, chunk, rows, which);
   }
 }
 
@@ -176,20 +179,21 @@ const PENDING = {};
  */
 export function indexLater(tx: Db, contactIds: number[], which: Reindex): Promise<void> {
   const pending = forBatchEnd(tx, PENDING, () => {
-    const state: Record<Reindex, Set<number>> = { all: new Set(), added: new Set(), words: new Set() };
+    const state: Record<Reindex, Set<number>> = { all: new Set(), new: new Set(), added: new Set(), words: new Set() };
     const run = async () => {
-      // A contact asked for twice in one batch gets the most either asked for.
-      await reindexContacts(tx, [...state.all], 'all');
-      await reindexContacts(
-        tx,
-        [...state.added].filter((id) => !state.all.has(id)),
-        'added',
-      );
-      await reindexContacts(
-        tx,
-        [...state.words].filter((id) => !state.all.has(id) && !state.added.has(id)),
-        'words',
-      );
+      // A contact asked for twice in one batch gets the most either asked for. A new one is written whole from its rows
+      // as they are at the batch's end, so whatever else was asked for it is covered; but a contact deleted in the
+      // batch whose id a new one then took (SQLite reuses the highest rowid) is still in the indexes: 'all' wins.
+      const done = new Set<number>();
+      const take = (which: Reindex) => {
+        const ids = [...state[which]].filter((id) => !done.has(id));
+        for (const id of ids) done.add(id);
+        return ids;
+      };
+      await reindexContacts(tx, take('all'), 'all');
+      await reindexContacts(tx, take('new'), 'new');
+      await reindexContacts(tx, take('added'), 'added');
+      await reindexContacts(tx, take('words'), 'words');
     };
     return { state, run };
   });
