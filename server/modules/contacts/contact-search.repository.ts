@@ -1,7 +1,7 @@
 import { type Expression, type ExpressionBuilder, sql } from 'kysely';
 import { forBatchEnd } from '../../db/batch-end.js';
 import { nextTurn } from '../../db/chunks.js';
-import type { Db } from '../../db/database.js';
+import type { Db, Store } from '../../db/database.js';
 import { idsOfJson, jsonColumn, jsonListOf, rowsOfJson } from '../../db/dialect.js';
 import { prepared } from '../../db/prepared.js';
 import type { Contact, Database } from '../../db/schema.js';
@@ -147,6 +147,15 @@ export async function reindexContacts(db: Db, contactIds: number[], which: Reind
     if (which === 'new') await searchOf(db).writeNew(db, rows);
     else await searchOf(db).write(db, chunk, rows, which);
   }
+}
+
+/**
+ * Merges what a bulk load (the bench's loader, a copy of a store, an import of many contacts) left the full-text
+ * indexes owing, a bounded step per write transaction so that other writers go between them, until nothing is left
+ * (search/sqlite-search.repository.ts, `settle`: FTS5's merges under way were most of a later update's cost).
+ */
+export async function settleContactSearch(store: Pick<Store, 'write'>): Promise<void> {
+  while (await store.write((tx) => searchOf(tx).settle(tx))) await nextTurn();
 }
 
 /** The tables the contacts' search keeps, on either store: derived from the contacts' rows, so a copy of a store

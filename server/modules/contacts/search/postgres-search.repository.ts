@@ -88,6 +88,8 @@ export const postgresSearch: ContactSearch = {
 
   writeNew: (db, texts) => insertRows(db, texts),
 
+  settle: async () => false,
+
   /**
    * The same matches as SQLite's trigram query (`searchMatch`): a number within a phone's digits, text within a name or
    * an e-mail address, every word required; a word shorter than three characters takes the prefix terms, as on SQLite.
