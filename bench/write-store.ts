@@ -40,11 +40,24 @@ const ops: Record<string, () => Promise<unknown>> = {
   create: () => {
     const i = n++;
     const phone = `647${200 + (Math.floor(i / 10_000) % 800)}${String(i % 10_000).padStart(4, '0')}`;
-    return createContact(ctx, auth, createContactBody.parse({ first_name: 'Bench', last_name: `Store ${tag} ${i}`, email: `s-${tag}-${i}@bench.example.com`, phone, phone_type: 3 }));
+    return createContact(
+      ctx,
+      auth,
+      createContactBody.parse({
+        first_name: 'Bench',
+        last_name: `Store ${tag} ${i}`,
+        email: `s-${tag}-${i}@bench.example.com`,
+        phone,
+        phone_type: 3,
+      }),
+    );
   },
   update: () => updateContact(ctx, auth, randomOwnedId(), updateContactBody.parse({ first_name: `Updated ${tag} ${n++}` })),
   'phone-add': () => {
-    const { is_primary, ...entry } = addPhoneBody.parse({ phone_number: `658${String((Number(tag) % 100) * 100_000 + (n++ % 100_000)).padStart(7, '0')}`, type: 3 });
+    const { is_primary, ...entry } = addPhoneBody.parse({
+      phone_number: `658${String((Number(tag) % 100) * 100_000 + (n++ % 100_000)).padStart(7, '0')}`,
+      type: 3,
+    });
     return addPoint(ctx, auth, PHONES, randomOwnedId(), entry, is_primary);
   },
   'tag-add': () => addContactTag(ctx, auth, randomOwnedId(), `Bench ${Math.floor(Math.random() * 50)}`),
@@ -67,7 +80,13 @@ async function run(name: string, count: number) {
   const wall = performance.now() - t0;
   const used = process.cpuUsage(cpu);
   const io1 = io();
-  return { cpu: (used.user + used.system) / count, sys: used.system / count, wall: (wall * 1000) / count, kb: (io1.wchar - io0.wchar) / 1024 / count, writes: (io1.syscw - io0.syscw) / count };
+  return {
+    cpu: (used.user + used.system) / count,
+    sys: used.system / count,
+    wall: (wall * 1000) / count,
+    kb: (io1.wchar - io0.wchar) / 1024 / count,
+    writes: (io1.syscw - io0.syscw) / count,
+  };
 }
 for (const name of args.only.split(',')) {
   await run(name, Math.max(100, Number(args.ops) / 10)); // warm-up
