@@ -16,7 +16,7 @@ import { openStore } from './db/database.js';
 import { copyStore, CopyRefused, countTable, type DerivedIndex } from './db/copy-store.js';
 import { indexTranscriptsAfter, TRANSCRIPT_INDEX_TABLES } from './db/transcript-index.js';
 import { DomainError } from './lib/errors.js';
-import { CONTACT_SEARCH_TABLES, reindexContactsAfter } from './modules/contacts/contact-search.repository.js';
+import { CONTACT_SEARCH_TABLES, reindexContactsAfter, settleContactSearch } from './modules/contacts/contact-search.repository.js';
 import { createVendor } from './modules/members/members.service.js';
 import { toMemberRecord } from './auth/member-record.js';
 
@@ -67,7 +67,7 @@ async function createVendorCommand(args: string[]) {
 
 /** The indexes each store keeps its own way: a copy rebuilds them on the target from the copied rows. */
 const DERIVED_INDEXES: DerivedIndex[] = [
-  { name: 'contacts search', tables: CONTACT_SEARCH_TABLES, indexAfter: reindexContactsAfter },
+  { name: 'contacts search', tables: CONTACT_SEARCH_TABLES, indexAfter: reindexContactsAfter, settle: settleContactSearch },
   { name: 'transcripts words', tables: TRANSCRIPT_INDEX_TABLES, indexAfter: indexTranscriptsAfter },
 ];
 

@@ -40,6 +40,8 @@ export type DerivedIndex = {
   tables: readonly string[];
   /** Indexes the next chunk after `afterId`, answering how many and the last id, or null when none is left. */
   indexAfter(tx: Db, afterId: number): Promise<{ count: number; lastId: number } | null>;
+  /** Settles what rebuilding it in large transactions left owing (full-text merges), so that later writes do not pay it. */
+  settle?(store: Store): Promise<void>;
 };
 
 export type CopyOptions = { from: string; to: string; derived: readonly DerivedIndex[]; print(line: string): void };
@@ -444,6 +446,7 @@ async function rebuild(target: Store, index: DerivedIndex, print: (line: string)
     total += done.count;
     after = done.lastId;
   }
+  await index.settle?.(target);
   print(`${index.name}: rebuilt for ${total.toLocaleString('en-US')} rows in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 

@@ -25,8 +25,10 @@ export const claimable = <Q extends Lockable<Q>>(db: Kysely<any>, query: Q): Q =
  * rollback. The keys are taken in sorted order, so two transactions locking overlapping keys cannot deadlock on them.
  */
 export async function lockKeys(tx: Kysely<any>, space: string, keys: string[]): Promise<void> {
-  if (!isPostgres(tx)) return;
-  for (const key of [...new Set(keys)].sort()) await sql`select pg_advisory_xact_lock(hashtext(${space}), hashtext(${key}))`.execute(tx);
+  if (!isPostgres(tx) || !keys.length) return;
+  // One statement, one round trip: the target list is evaluated left to right, so the locks are still taken in order.
+  const locks = [...new Set(keys)].sort().map((key) => sql`pg_advisory_xact_lock(hashtext(${space}), hashtext(${key}))`);
+  await sql`select ${sql.join(locks)}`.execute(tx);
 }
 
 /*

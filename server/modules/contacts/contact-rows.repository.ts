@@ -64,7 +64,7 @@ export async function insertContact(tx: Db, values: NewContact): Promise<Contact
 }
 
 /** A new contact is indexed for search from its rows once its details are written, at the end of the write's batch. */
-export const indexNewContact = (tx: Db, contact: Contact) => indexLater(tx, [contact.id], 'all');
+export const indexNewContact = (tx: Db, contact: Contact) => indexLater(tx, [contact.id], 'new');
 
 export type RowUpdate = {
   changes: ContactUpdate;

@@ -1,7 +1,7 @@
 import { type Expression, type ExpressionBuilder, sql } from 'kysely';
 import { forBatchEnd } from '../../db/batch-end.js';
 import { nextTurn } from '../../db/chunks.js';
-import type { Db } from '../../db/database.js';
+import type { Db, Store } from '../../db/database.js';
 import { idsOfJson, jsonColumn, jsonListOf, rowsOfJson } from '../../db/dialect.js';
 import { prepared } from '../../db/prepared.js';
 import type { Contact, Database } from '../../db/schema.js';
@@ -77,8 +77,21 @@ export async function indexedTexts(db: Db, contactIds: number[]) {
   return rows.map((r) => ({ ...r, names: namesOf(r), emails: JSON.parse(r.emails) as string[], phones: JSON.parse(r.phones) as string[] }));
 }
 
-const unindexTerms = prepared<null, Ids, unknown>('unindex terms', (db, _, p) =>
-  db.deleteFrom('contact_search_terms').where('contact_id', 'in', inIds(db, p)),
+/*
+ * The terms of these contacts (`ids`) that are not among those they hold now (`rows`, as `insertTerms` takes them): a
+ * contact whose first name changed loses its old first name and full name, and keeps its last name, e-mails and
+ * phones where they are, rather than all of them deleted and written again (each a page of a B-tree keyed by term,
+ * far apart from the others: at a million contacts most of an update's written pages). The new terms are one
+ * uncorrelated list, which either store reads once (SQLite: an ephemeral index; PostgreSQL: a hashed subplan).
+ */
+type TermsOf = Ids & Rows;
+const unindexOtherTerms = prepared<null, TermsOf, unknown>('unindex other terms', (db, _, p) =>
+  db
+    .deleteFrom('contact_search_terms')
+    .where('contact_id', 'in', inIds(db, p))
+    .where(
+      sql<boolean>`(contact_id, term) not in (select ${jsonColumn(db, 2, 'integer')}, ${jsonColumn(db, 1, 'text')} from ${rowsOfJson(db, p.rows)})`,
+    ),
 );
 
 /** Rows as a JSON list of lists, one column each, in the order the statement names them. */
@@ -102,7 +115,7 @@ const insertTerms = prepared<null, Rows, unknown>('index terms', (db, _, p) =>
 );
 
 /** What of a contact's indexes to write again (`reindexContacts`). */
-export type Reindex = 'all' | 'added' | 'words';
+export type Reindex = 'all' | 'new' | 'added' | 'words';
 
 /** The most contacts `reindexContacts` takes at once. */
 export const REINDEX_CHUNK = 5_000;
@@ -111,7 +124,9 @@ export const REINDEX_CHUNK = 5_000;
  * Indexes some contacts again from what their rows hold now (a contact that is gone leaves every index), a chunk of
  * up to REINDEX_CHUNK contacts in a few statements, with a turn of the event loop between chunks (a member's 100,000
  * contacts transferred; db/chunks.ts).
- * - `all`: every index (a contact new or changed, or gone);
+ * - `all`: every index (a contact changed, or gone);
+ * - `new`: every index, for contacts created in this transaction, which no index holds yet: their rows are only
+ *   inserted (nothing to take out first: a create's two deletes, and on SQLite its FTS5 look-ups for rows to delete);
  * - `added`: the same for contacts that only gained phones or e-mail addresses: their prefix terms only gain the new
  *   entries' (none went away), so the terms they hold are not deleted and written again;
  * - `words`: the word index only (its owner or state changed, which only the word index's tokens carry).
@@ -123,13 +138,24 @@ export async function reindexContacts(db: Db, contactIds: number[], which: Reind
     const ids = JSON.stringify(chunk);
     const rows = await indexedTexts(db, chunk);
     if (which !== 'words') {
-      if (which === 'all') await unindexTerms(db, null, { ids });
-      const terms = rows.flatMap((r) => termsOf(r, r.emails, r.phones).map((term) => [r.org_id, term, r.id]));
-      if (terms.length) await insertTerms(db, null, { rows: JSON.stringify(terms) });
+      const terms = JSON.stringify(rows.flatMap((r) => termsOf(r, r.emails, r.phones).map((term) => [r.org_id, term, r.id])));
+      // Terms a contact holds already stay as they are (the insert passes over them).
+      if (which === 'all') await unindexOtherTerms(db, null, { ids, rows: terms });
+      if (terms !== '[]') await insertTerms(db, null, { rows: terms });
     }
     // The full-text indexes are the store's own (search/: FTS5's trigrams and words on SQLite, pg_trgm on PostgreSQL).
-    await searchOf(db).write(db, chunk, rows, which);
+    if (which === 'new') await searchOf(db).writeNew(db, rows);
+    else await searchOf(db).write(db, chunk, rows, which);
   }
+}
+
+/**
+ * Merges what a bulk load (the bench's loader, a copy of a store, an import of many contacts) left the full-text
+ * indexes owing, a bounded step per write transaction so that other writers go between them, until nothing is left
+ * (search/sqlite-search.repository.ts, `settle`: FTS5's merges under way were most of a later update's cost).
+ */
+export async function settleContactSearch(store: Pick<Store, 'write'>): Promise<void> {
+  while (await store.write((tx) => searchOf(tx).settle(tx))) await nextTurn();
 }
 
 /** The tables the contacts' search keeps, on either store: derived from the contacts' rows, so a copy of a store
@@ -162,20 +188,21 @@ const PENDING = {};
  */
 export function indexLater(tx: Db, contactIds: number[], which: Reindex): Promise<void> {
   const pending = forBatchEnd(tx, PENDING, () => {
-    const state: Record<Reindex, Set<number>> = { all: new Set(), added: new Set(), words: new Set() };
+    const state: Record<Reindex, Set<number>> = { all: new Set(), new: new Set(), added: new Set(), words: new Set() };
     const run = async () => {
-      // A contact asked for twice in one batch gets the most either asked for.
-      await reindexContacts(tx, [...state.all], 'all');
-      await reindexContacts(
-        tx,
-        [...state.added].filter((id) => !state.all.has(id)),
-        'added',
-      );
-      await reindexContacts(
-        tx,
-        [...state.words].filter((id) => !state.all.has(id) && !state.added.has(id)),
-        'words',
-      );
+      // A contact asked for twice in one batch gets the most either asked for. A new one is written whole from its rows
+      // as they are at the batch's end, so whatever else was asked for it is covered; but a contact deleted in the
+      // batch whose id a new one then took (SQLite reuses the highest rowid) is still in the indexes: 'all' wins.
+      const done = new Set<number>();
+      const take = (which: Reindex) => {
+        const ids = [...state[which]].filter((id) => !done.has(id));
+        for (const id of ids) done.add(id);
+        return ids;
+      };
+      await reindexContacts(tx, take('all'), 'all');
+      await reindexContacts(tx, take('new'), 'new');
+      await reindexContacts(tx, take('added'), 'added');
+      await reindexContacts(tx, take('words'), 'words');
     };
     return { state, run };
   });

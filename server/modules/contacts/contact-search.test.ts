@@ -4,7 +4,7 @@ import { type Caller, serverWithTeam, type Team, type TestServer } from '../../t
 import { now } from '../../lib/time.js';
 import { FEW_MATCHES, SEARCH_COUNT_LIMIT } from './contact-list.repository.js';
 import { indexNewContact, insertContact, transferContacts, updateContactRow } from './contact-rows.repository.js';
-import { reindexContacts, searchMatch } from './contact-search.repository.js';
+import { reindexContacts, searchMatch, settleContactSearch } from './contact-search.repository.js';
 import { searchOf } from './search/search-index.js';
 import { wordsQuery } from './contact-words.js';
 import { TEST_PASSWORD } from '../../test/harness.js';
@@ -311,5 +311,21 @@ describe('searchMatch', () => {
     ['jo smith', undefined],
   ])('turns %j into %j', (query, expected) => {
     expect(searchMatch(query)).toBe(expected);
+  });
+});
+
+describe('settling the indexes after writes in bulk', () => {
+  it('merges what several transactions left owing until nothing is, and every search answers as before', async () => {
+    const { store } = server.ctx;
+    for (let i = 0; i < 6; i++)
+      await rep.post('/rest/1/contacts', { first_name: `Settle${i}`, last_name: 'Bulkload', allow_duplicates: 1 });
+    const before = { name: await found('bulkload'), part: await found('urph'), number: await found('999-7486') };
+    const sqlite = searchOf(store.db).store === 'sqlite';
+    // Each write above committed a segment of its own to each full-text index (SQLite): a first step merges them.
+    expect(await store.write((tx) => searchOf(tx).settle(tx))).toBe(sqlite);
+    await settleContactSearch(store);
+    expect(await store.write((tx) => searchOf(tx).settle(tx))).toBe(false);
+    expect({ name: await found('bulkload'), part: await found('urph'), number: await found('999-7486') }).toEqual(before);
+    expect(before.name).toHaveLength(6);
   });
 });

@@ -51,6 +51,11 @@ export interface ContactSearch {
   write(db: Db, contactIds: number[], texts: IndexedText[], which: 'all' | 'added' | 'words'): Promise<void>;
   /** Writes the rows of contacts the indexes do not hold yet (a bulk load: nothing to take out first). */
   writeNew(db: Db, texts: IndexedText[]): Promise<void>;
+  /**
+   * One bounded step of the merging a bulk load leaves the indexes owing (`settleContactSearch`): answers whether it
+   * did any, so that the caller asks again until none is left. PostgreSQL's indexes owe none.
+   */
+  settle(db: Db): Promise<boolean>;
   /** How a list search is answered for this scope and query. */
   plan(search: string, scope: Scope, q: ListContactsQuery): SearchPlan;
   /** How many rows of each of its indexes hold a contact (0 or 1 each): what a test or a check reads. */

@@ -20,13 +20,13 @@ type Rows = { rows: string };
 const unindexTrigrams = prepared<null, Ids, unknown>('postgres unindex trigrams', (db, _, p) =>
   db.deleteFrom('contact_search').where('contact_id', 'in', idsOfJson(db, p.ids)),
 );
-const insertTrigrams = prepared<null, Rows, unknown>('postgres index trigrams', (db, _, p) =>
+const insertTrigramsOf = (db: Db, rows: unknown) =>
   db
     .insertInto('contact_search')
     .columns(['contact_id', 'owner_id', 'names', 'emails', 'phones'])
     .expression(
       db
-        .selectFrom(rowsOfJson(db, p.rows))
+        .selectFrom(rowsOfJson(db, rows))
         .select([
           jsonColumn(db, 0, 'integer').as('contact_id'),
           jsonColumn(db, 1, 'integer').as('owner_id'),
@@ -34,7 +34,18 @@ const insertTrigrams = prepared<null, Rows, unknown>('postgres index trigrams', 
           jsonColumn(db, 3, 'text').as('emails'),
           jsonColumn(db, 4, 'text').as('phones'),
         ]),
-    ),
+    );
+const insertTrigrams = prepared<null, Rows, unknown>('postgres index trigrams', (db, _, p) => insertTrigramsOf(db, p.rows));
+/** Writes contacts' rows, over those they have: one statement, where a delete and an insert were two round trips. */
+const upsertTrigrams = prepared<null, Rows, unknown>('postgres reindex trigrams', (db, _, p) =>
+  insertTrigramsOf(db, p.rows).onConflict((oc) =>
+    oc.column('contact_id').doUpdateSet((eb) => ({
+      owner_id: eb.ref('excluded.owner_id'),
+      names: eb.ref('excluded.names'),
+      emails: eb.ref('excluded.emails'),
+      phones: eb.ref('excluded.phones'),
+    })),
+  ),
 );
 /** The owners of contacts whose texts did not change (a transfer): only the owner is written again. */
 const setOwners = prepared<null, Rows, unknown>('postgres search owners', (db, _, p) =>
@@ -45,12 +56,13 @@ const setOwners = prepared<null, Rows, unknown>('postgres search owners', (db, _
     .where('contact_search.contact_id', '=', jsonColumn(db, 0, 'integer') as RawBuilder<number>),
 );
 
+/** Contacts' rows as `insertTrigrams` and `upsertTrigrams` take them. */
+const trigramRows = (texts: IndexedText[]) =>
+  JSON.stringify(texts.map((r) => [r.id, r.owner_id, r.names.toLowerCase(), r.emails.join(' '), r.phones.join(' ')]));
+
 /** Writes the rows of contacts that have none. */
 async function insertRows(db: Db, texts: IndexedText[]) {
-  if (texts.length)
-    await insertTrigrams(db, null, {
-      rows: JSON.stringify(texts.map((r) => [r.id, r.owner_id, r.names.toLowerCase(), r.emails.join(' '), r.phones.join(' ')])),
-    });
+  if (texts.length) await insertTrigrams(db, null, { rows: trigramRows(texts) });
 }
 
 /** `like` patterns match `%` and `_` themselves only escaped (with the default escape, a backslash). */
@@ -66,11 +78,17 @@ export const postgresSearch: ContactSearch = {
       if (texts.length) await setOwners(db, null, { rows: JSON.stringify(texts.map((r) => [r.id, r.owner_id])) });
       return;
     }
-    await unindexTrigrams(db, null, { ids: JSON.stringify(contactIds) });
-    await insertRows(db, texts);
+    // A contact still there has its row written over in one statement; one that is gone took its row with it (the
+    // foreign key cascades), unless it is gone from the texts only.
+    const kept = new Set(texts.map((t) => t.id));
+    const gone = contactIds.filter((id) => !kept.has(id));
+    if (gone.length) await unindexTrigrams(db, null, { ids: JSON.stringify(gone) });
+    if (texts.length) await upsertTrigrams(db, null, { rows: trigramRows(texts) });
   },
 
   writeNew: (db, texts) => insertRows(db, texts),
+
+  settle: async () => false,
 
   /**
    * The same matches as SQLite's trigram query (`searchMatch`): a number within a phone's digits, text within a name or
