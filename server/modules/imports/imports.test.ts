@@ -34,7 +34,7 @@ async function upload(caller: Caller, bytes: Buffer | string, filename = 'people
   return caller.raw(`/rest/1/imports?filename=${encodeURIComponent(filename)}`, {
     method: 'POST',
     headers: { 'content-type': 'text/csv' },
-    body: typeof bytes === 'string' ? Buffer.from(bytes) : bytes,
+    body: new Uint8Array(typeof bytes === 'string' ? Buffer.from(bytes) : bytes),
   });
 }
 
@@ -76,6 +76,7 @@ const MESSY = [
 ].join('\r\n');
 
 const MAPPING: ImportMapping = {
+  folder_id: undefined,
   columns: [
     { index: 0, field: 'first_name' },
     { index: 1, field: 'last_name' },
