@@ -15,6 +15,8 @@ const SNIFF_BYTES = 64 * 1024;
 /** Rows per staging statement (3 parameters each, well under SQLite's 32,766) and per staging transaction. */
 const STAGE_BATCH = 1_000;
 const SAMPLES = 3;
+/** The longest row, in characters (a note may be long; a whole file in one field is a broken quote). */
+const MAX_RECORD_CHARS = 1_000_000;
 
 /** A whole file refused: nothing of it is kept. `tooLarge` is the 413 of a file over IMPORT_MAX_BYTES. */
 export class FileRefused extends Error {
@@ -141,7 +143,14 @@ async function parseAndStage(
 ): Promise<Staging | undefined> {
   const first = await text.next();
   if (first.done) return undefined;
-  const parser = csvParser({ delimiter: sniffed.delimiter, relax_column_count: true, relax_quotes: true, skip_empty_lines: true });
+  const parser = csvParser({
+    delimiter: sniffed.delimiter,
+    relax_column_count: true,
+    relax_quotes: true,
+    skip_empty_lines: true,
+    // A stray quote would otherwise hold the rest of the file as one field: memory stays bounded whatever comes.
+    max_record_size: MAX_RECORD_CHARS,
+  });
   const feeding = (async () => {
     try {
       if (!parser.write(first.value)) await new Promise((r) => parser.once('drain', r));
