@@ -40,6 +40,7 @@ import * as countStripes from './migrations/0022-count-stripes.js';
 import * as searchOwners from './migrations/0023-search-owners.js';
 import * as oauth from './migrations/0024-oauth.js';
 import * as dispositionEmails from './migrations/0025-disposition-emails.js';
+import * as imports from './migrations/0026-imports.js';
 import { GroupCommit } from './group-commit.js';
 import { isPostgresUrl, openPostgres } from './postgres-store.js';
 import { postgresSignals, type Signals } from './signals.js';
@@ -86,6 +87,7 @@ export const migrations: Record<string, Migration> = {
   '0023-search-owners': searchOwners,
   '0024-oauth': oauth,
   '0025-disposition-emails': dispositionEmails,
+  '0026-imports': imports,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -569,6 +569,63 @@ export type PassesTable = {
   lease_until_ms: number | null;
 };
 
+/** A CSV import (migration 0026): the file as staged, the run's mapping, counts and lease; its rows in import_rows. */
+export type ImportsTable = {
+  id: Id;
+  org_id: number;
+  member_id: number;
+  filename: string;
+  byte_size: number;
+  encoding: string;
+  delimiter: string;
+  /** The header's fields, JSON. */
+  header: string;
+  /** Per column, the first non-empty values, JSON. */
+  samples: string;
+  row_count: number;
+  status: 'uploaded' | 'queued' | 'running' | 'done' | 'failed' | 'undoing' | 'undone';
+  dry_run: Flag;
+  /** The last run's mapping and duplicate rule, JSON. */
+  mapping: string | null;
+  duplicates: string | null;
+  created: Flag;
+  updated: Flag;
+  skipped: Flag;
+  refused: Flag;
+  /** The run's cursor: rows 1..rows_done have their outcome (undo: rows undone so far, counting down is not needed). */
+  rows_done: Flag;
+  not_restored: Flag;
+  error: string | null;
+  failures: Flag;
+  lease_owner: string | null;
+  lease_until_ms: number | null;
+  created_at: Timestamp;
+  started_at: Timestamp | null;
+  finished_at: Timestamp | null;
+  undone_at: Timestamp | null;
+};
+
+export type ImportRowsTable = {
+  import_id: number;
+  row_no: number;
+  /** The row's fields as decoded, JSON array of strings. */
+  fields: string;
+  outcome: 'created' | 'updated' | 'skipped' | 'refused' | null;
+  contact_id: number | null;
+  reason: string | null;
+  /** What the row added or filled on an existing contact (JSON), for undo; for an undo, what it left (JSON). */
+  changes: string | null;
+};
+
+export type ImportMappingsTable = {
+  id: Id;
+  org_id: number;
+  member_id: number;
+  name: string;
+  mapping: string;
+  created_at: Timestamp;
+};
+
 export type Database = {
   organisations: OrganisationsTable;
   members: MembersTable;
@@ -617,6 +674,9 @@ export type Database = {
   outbox: OutboxTable;
   emails: EmailsTable;
   bulk_jobs: BulkJobsTable;
+  imports: ImportsTable;
+  import_rows: ImportRowsTable;
+  import_mappings: ImportMappingsTable;
   recordings: RecordingsTable;
   transcripts: TranscriptsTable;
   passes: PassesTable;
