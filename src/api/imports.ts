@@ -5,12 +5,13 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError, apiRequest, buildUrl } from '../lib/api-client';
 import type {
+  ImportDetail,
   ImportDuplicates,
   ImportMapping,
   ImportRecord,
-  ImportUploaded,
   NotRestoredRecord,
   PreviewRow,
+  SavedMapping,
   SavedMappingRecord,
 } from './import-types';
 import { contactKeys, folderKeys, tagKeys } from './query-keys';
@@ -20,13 +21,16 @@ export type * from './import-types';
 export const importKeys = {
   all: ['imports'] as const,
   list: () => [...importKeys.all, 'list'] as const,
-  one: (id: string) => [...importKeys.all, 'one', id] as const,
-  preview: (id: string, settings: object) => [...importKeys.all, 'preview', id, settings] as const,
-  notRestored: (id: string) => [...importKeys.all, 'not-restored', id] as const,
+  one: (id: string | number) => [...importKeys.all, 'one', String(id)] as const,
+  preview: (id: string | number, settings: object) => [...importKeys.all, 'preview', String(id), settings] as const,
+  notRestored: (id: string | number) => [...importKeys.all, 'not-restored', String(id)] as const,
   mappings: () => [...importKeys.all, 'mappings'] as const,
 };
 
-const path = (id: string, rest = '') => `/rest/1/imports/${encodeURIComponent(id)}${rest}`;
+const path = (id: string | number, rest = '') => `/rest/1/imports/${encodeURIComponent(id)}${rest}`;
+
+/** One import or a saved mapping comes in the success envelope, under its own key. */
+type OneImport = { import: ImportDetail };
 
 /** While the server works on it, an import is asked for again (its counts and rows done move). */
 export const isWorking = (status: ImportRecord['status']) => status === 'queued' || status === 'running' || status === 'undoing';
@@ -39,16 +43,16 @@ export const importsQueryOptions = () =>
   });
 
 /** One import, asked again every half second while it is queued, running or being undone. */
-export const importQueryOptions = (id: string) =>
+export const importQueryOptions = (id: string | number) =>
   queryOptions({
     queryKey: importKeys.one(id),
-    queryFn: ({ signal }) => apiRequest<ImportRecord>(path(id), { signal }),
+    queryFn: async ({ signal }) => (await apiRequest<OneImport>(path(id), { signal })).import,
     refetchInterval: (query) => (query.state.data && isWorking(query.state.data.status) ? 500 : false),
     refetchIntervalInBackground: true,
     staleTime: 0,
   });
 
-export const notRestoredQueryOptions = (id: string) =>
+export const notRestoredQueryOptions = (id: string | number) =>
   queryOptions({
     queryKey: importKeys.notRestored(id),
     queryFn: async ({ signal }) => (await apiRequest<{ data: NotRestoredRecord[] }>(path(id, '/not-restored'), { signal })).data,
@@ -62,7 +66,7 @@ export const savedMappingsQueryOptions = () =>
   });
 
 /** The refused rows as CSV: the original columns and a "Reason" column (a plain link: the browser streams it). */
-export const refusedCsvUrl = (id: string) => path(id, '/refused.csv');
+export const refusedCsvUrl = (id: string | number) => path(id, '/refused.csv');
 
 function errorOfXhr(xhr: XMLHttpRequest): ApiError {
   try {
@@ -81,7 +85,7 @@ export type ImportUpload = { file: File; onProgress?: (sent: number, total: numb
  * The file is the request body itself (POST /rest/1/imports?filename=...), sent with XMLHttpRequest, which reports
  * upload progress (fetch does not).
  */
-function sendUpload({ file, onProgress, signal }: ImportUpload): Promise<ImportUploaded> {
+function sendUpload({ file, onProgress, signal }: ImportUpload): Promise<ImportDetail> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('POST', buildUrl('/rest/1/imports', { filename: file.name }));
@@ -89,7 +93,7 @@ function sendUpload({ file, onProgress, signal }: ImportUpload): Promise<ImportU
     xhr.setRequestHeader('X-Ringbook-Request', '1');
     xhr.setRequestHeader('Content-Type', 'text/csv');
     xhr.upload.onprogress = (e) => onProgress?.(e.loaded, e.lengthComputable ? e.total : file.size);
-    xhr.onload = () => (xhr.status === 201 ? resolve(JSON.parse(xhr.responseText) as ImportUploaded) : reject(errorOfXhr(xhr)));
+    xhr.onload = () => (xhr.status === 201 ? resolve((JSON.parse(xhr.responseText) as OneImport).import) : reject(errorOfXhr(xhr)));
     xhr.onerror = () => reject(new TypeError('The server could not be reached.'));
     xhr.onabort = () => reject(new DOMException('The upload was cancelled.', 'AbortError'));
     signal?.addEventListener('abort', () => xhr.abort(), { once: true });
@@ -108,7 +112,7 @@ export function useUploadImport() {
 export type ImportSettings = { mapping: ImportMapping; duplicates: ImportDuplicates };
 
 /** The first rows as they will be stored under these settings (a POST that writes nothing: read as a query). */
-export const previewQueryOptions = (id: string, settings: ImportSettings) =>
+export const previewQueryOptions = (id: string | number, settings: ImportSettings) =>
   queryOptions({
     queryKey: importKeys.preview(id, settings),
     queryFn: async ({ signal }) =>
@@ -117,7 +121,7 @@ export const previewQueryOptions = (id: string, settings: ImportSettings) =>
   });
 
 /** Writes the answer of a run or an undo (202, the import queued) where the import's query reads it. */
-function useImportAction<V>(id: string, request: (vars: V) => Promise<ImportRecord>) {
+function useImportAction<V>(id: string | number, request: (vars: V) => Promise<ImportDetail>) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: request,
@@ -128,12 +132,12 @@ function useImportAction<V>(id: string, request: (vars: V) => Promise<ImportReco
   });
 }
 
-export const useRunImport = (id: string) =>
+export const useRunImport = (id: string | number) =>
   useImportAction(id, (settings: ImportSettings & { dry_run: boolean }) =>
-    apiRequest<ImportRecord>(path(id, '/run'), { method: 'POST', body: settings }),
+    apiRequest<OneImport>(path(id, '/run'), { method: 'POST', body: settings }).then((r) => r.import),
   );
 
-export const useUndoImport = (id: string) => useImportAction(id, () => apiRequest<ImportRecord>(path(id, '/undo'), { method: 'POST' }));
+export const useUndoImport = (id: string | number) => useImportAction(id, () => apiRequest<OneImport>(path(id, '/undo'), { method: 'POST' }).then((r) => r.import));
 
 /** Once an import (or its undo) has written contacts, the grid, the folders' and the tags' counts change. */
 export async function refreshAfterImport(queryClient: ReturnType<typeof useQueryClient>) {
@@ -148,8 +152,8 @@ export async function refreshAfterImport(queryClient: ReturnType<typeof useQuery
 export function useSaveMapping() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: { name: string; mapping: SavedMappingRecord['mapping'] }) =>
-      apiRequest<SavedMappingRecord>('/rest/1/import-mappings', { method: 'POST', body }),
+    mutationFn: async (body: { name: string; mapping: SavedMapping }) =>
+      (await apiRequest<{ import_mapping: SavedMappingRecord }>('/rest/1/import-mappings', { method: 'POST', body })).import_mapping,
     onSuccess: () => queryClient.invalidateQueries({ queryKey: importKeys.mappings() }),
   });
 }
@@ -157,7 +161,7 @@ export function useSaveMapping() {
 export function useDeleteMapping() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => apiRequest<void>(`/rest/1/import-mappings/${encodeURIComponent(id)}`, { method: 'DELETE' }),
+    mutationFn: (id: number) => apiRequest<void>(`/rest/1/import-mappings/${encodeURIComponent(id)}`, { method: 'DELETE' }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: importKeys.mappings() }),
   });
 }

@@ -1,14 +1,13 @@
+import { REPEATABLE_IMPORT_FIELDS } from '../../../server/contracts/imports';
 import type { CustomField } from '../../api/custom-fields';
 import type { ImportFieldKey, PhoneType } from '../../api/imports';
 import type { SelectOption } from '../../components/ui/select';
 
-/** The fields a column can fill, in words (custom fields are added by their own names). */
+/** The fields a column can fill, in words (custom fields are added by their own names: a company or job title is one). */
 const FIELD_LABELS: Record<string, string> = {
   first_name: 'First name',
   last_name: 'Last name',
   full_name: 'Full name (split into first and last)',
-  company: 'Company',
-  title: 'Job title',
   email: 'E-mail',
   phone: 'Phone',
   'address.street': 'Street address',
@@ -23,7 +22,7 @@ const FIELD_LABELS: Record<string, string> = {
 };
 
 /** Fields that may fill several columns (each adds one more e-mail or phone, or more tags or notes). */
-export const REPEATABLE = new Set(['email', 'phone', 'tags', 'notes']);
+export const REPEATABLE = new Set<string>(REPEATABLE_IMPORT_FIELDS);
 
 /** A row needs one of these to become a contact. */
 export const IDENTIFYING = new Set(['first_name', 'last_name', 'full_name', 'email', 'phone']);
@@ -38,7 +37,7 @@ export const PHONE_TYPES: { value: PhoneType; label: string }[] = [
 const CUSTOM = 'custom:';
 
 /** A field key in words; an unknown custom field (deleted since) says so rather than show its key. */
-export function fieldLabel(key: ImportFieldKey | null, customFields: CustomField[]): string {
+export function fieldLabel(key: ImportFieldKey | string | null, customFields: CustomField[]): string {
   if (!key) return 'Not imported';
   if (key.startsWith(CUSTOM)) {
     const field = customFields.find((f) => f.id === key.slice(CUSTOM.length));

@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { importQueryOptions, isWorking, refreshAfterImport, type ImportDuplicates, type ImportRecord } from '../../api/imports';
+import { importQueryOptions, isWorking, refreshAfterImport, type ImportDetail, type ImportDuplicates, type ImportRecord } from '../../api/imports';
 import { ErrorState } from '../../components/ui/error-state';
 import { Spinner } from '../../components/ui/spinner';
 import { useStatus } from '../../components/ui/status-message';
@@ -24,7 +24,7 @@ function stepOf(record: ImportRecord): 'setup' | 'run' | 'done' | 'failed' {
 }
 
 /** Steps 2 and 3 in the browser: the mapping and the duplicates choice stay here until the import runs. */
-function Setup({ record, onStep }: { record: ImportRecord; onStep: (step: Step) => void }) {
+function Setup({ record, onStep }: { record: ImportDetail; onStep: (step: Step) => void }) {
   const navigate = useNavigate();
   const [values, setValues] = useState(() => initialValues(record.columns, record.mapping));
   const [duplicates, setDuplicates] = useState<ImportDuplicates>(record.duplicates ?? 'skip');

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import type { CustomField } from '../../api/custom-fields';
-import type { ImportColumn, ImportMapping, MappedColumn, PhoneType, SavedMappingRecord } from '../../api/imports';
+import type { ImportColumn, ImportMapping, PhoneType, SavedMapping } from '../../api/imports';
 import { fieldLabel, IDENTIFYING, REPEATABLE } from './import-fields';
 
 const phoneType = z.enum(['mobile', 'work', 'home', 'other']);
@@ -34,9 +34,9 @@ export const mappingFormSchema = z
 
 export type MappingFormValues = z.infer<typeof mappingFormSchema>;
 
-const columnValues = (mapped: MappedColumn | null | undefined) => ({
+const columnValues = (mapped: { field: string | null; phone_type?: PhoneType | undefined } | null | undefined) => ({
   field: mapped?.field ?? '',
-  phone_type: (mapped?.phone_type ?? 'mobile') as PhoneType,
+  phone_type: mapped?.phone_type ?? ('mobile' as PhoneType),
 });
 
 /** The form's start: a mapping already chosen (a dry run went before), else the server's suggestions. */
@@ -48,34 +48,51 @@ export function initialValues(columns: ImportColumn[], mapping: ImportMapping | 
   };
 }
 
-export function toMapping(values: MappingFormValues, columns: ImportColumn[]): ImportMapping {
-  const tags = values.tags
+const tagList = (text: string) =>
+  text
     .split(/[,;]/)
     .map((t) => t.trim())
     .filter(Boolean);
+
+const columnAt = (values: MappingFormValues, i: number) => values.columns[i] ?? { field: '', phone_type: 'mobile' as PhoneType };
+
+export function toMapping(values: MappingFormValues, columns: ImportColumn[]): ImportMapping {
+  const tags = tagList(values.tags);
   return {
     columns: columns.map((col, i) => {
-      const { field, phone_type } = values.columns[i] ?? { field: '', phone_type: 'mobile' };
-      return field === 'phone' ? { index: col.index, field, phone_type } : { index: col.index, field: field || null };
+      const { field, phone_type } = columnAt(values, i);
+      const key = (field || null) as ImportMapping['columns'][number]['field'];
+      return field === 'phone' ? { index: col.index, field: key, phone_type } : { index: col.index, field: key };
     }),
-    ...(values.folder_id ? { folder_id: Number(values.folder_id) } : {}),
-    ...(tags.length ? { tags } : {}),
+    folder_id: values.folder_id ? Number(values.folder_id) : undefined,
+    tags: tags.length ? tags : undefined,
   };
 }
 
 /** A saved mapping is kept by header name: it fits any file whose columns have the same names, in any order. */
-export function toSaved(values: MappingFormValues, columns: ImportColumn[]): SavedMappingRecord['mapping'] {
-  const saved: SavedMappingRecord['mapping'] = {};
-  columns.forEach((col, i) => {
-    const { field, phone_type } = values.columns[i] ?? { field: '', phone_type: 'mobile' };
-    saved[col.header] = field ? { index: col.index, field, ...(field === 'phone' ? { phone_type } : {}) } : null;
-  });
-  return saved;
+export function toSaved(values: MappingFormValues, columns: ImportColumn[]): SavedMapping {
+  const tags = tagList(values.tags);
+  return {
+    columns: columns.map((col, i) => {
+      const { field, phone_type } = columnAt(values, i);
+      const key = (field || null) as SavedMapping['columns'][number]['field'];
+      return field === 'phone' ? { header: col.header, field: key, phone_type } : { header: col.header, field: key };
+    }),
+    folder_id: values.folder_id ? Number(values.folder_id) : undefined,
+    tags: tags.length ? tags : undefined,
+  };
 }
 
-/** A saved mapping's fields for this file's columns; a column it does not name keeps what it had. */
-export function fromSaved(saved: SavedMappingRecord['mapping'], columns: ImportColumn[], current: MappingFormValues['columns']) {
-  return columns.map((col, i) => (col.header in saved ? columnValues(saved[col.header]) : current[i]!));
+/** A saved mapping applied to this file: the columns it names by header, its folder and tags; the rest stays. */
+export function fromSaved(saved: SavedMapping, columns: ImportColumn[], current: MappingFormValues): MappingFormValues {
+  return {
+    columns: columns.map((col, i) => {
+      const named = saved.columns.find((c) => c.header.trim().toLowerCase() === col.header.trim().toLowerCase());
+      return named ? columnValues(named) : columnAt(current, i);
+    }),
+    folder_id: saved.folder_id ? String(saved.folder_id) : current.folder_id,
+    tags: saved.tags?.length ? saved.tags.join(', ') : current.tags,
+  };
 }
 
 /** "E-mail is already the field for column Email 2": the second column mapped to a one-value field. */

@@ -26,9 +26,9 @@ function Cell({ items }: { items: string[] }) {
 }
 
 function extras(contact: NonNullable<PreviewRow['contact']>): string[] {
-  const custom = (contact.custom_fields ?? []).filter((f) => f.value).map((f) => `${f.name}: ${f.value}`);
-  const notes = contact.notes?.notes ? [`Notes: ${contact.notes.notes}`] : [];
-  return [...(contact.do_not_call === '1' ? ['Do not call'] : []), ...custom, ...notes];
+  const custom = contact.custom_fields.filter((f) => f.value).map((f) => `${f.name}: ${f.value}`);
+  const notes = contact.notes.filter(Boolean).map((n) => `Note: ${n}`);
+  return [...(contact.do_not_call ? ['Do not call'] : []), ...custom, ...notes];
 }
 
 /** The first rows of the file as they will be stored, and what happens to each. */
@@ -56,19 +56,19 @@ export function PreviewTable({ rows }: { rows: PreviewRow[] }) {
                   {(c && fullName(c.first_name, c.last_name)) || <span className="font-normal text-zinc-400">No name</span>}
                 </th>
                 <td className="px-3 py-2">
-                  <Cell items={(c?.emails ?? []).map((e) => e.email_address)} />
+                  <Cell items={c?.emails ?? []} />
                 </td>
                 <td className="px-3 py-2 whitespace-nowrap">
-                  <Cell items={(c?.phones ?? []).map((p) => `${formatPhone(p.phone_number || p.phone)} (${phoneTypeWord(p.type_name)})`)} />
+                  <Cell items={(c?.phones ?? []).map((p) => `${formatPhone(p.phone_number)}${p.type_name ? ` (${phoneTypeWord(p.type_name)})` : ''}`)} />
                 </td>
                 <td className="px-3 py-2">
-                  <Cell items={c ? addressLines(c.primary_address) : []} />
+                  <Cell items={c ? addressLines({ ...c.primary_address, address_2: '' }) : []} />
                 </td>
                 <td className="px-3 py-2">
                   <Cell items={c?.category?.name ? [c.category.name] : []} />
                 </td>
                 <td className="px-3 py-2">
-                  <Cell items={(c?.tags ?? []).map((t) => t.title)} />
+                  <Cell items={c?.tags ?? []} />
                 </td>
                 <td className="px-3 py-2">
                   <Cell items={c ? extras(c) : []} />

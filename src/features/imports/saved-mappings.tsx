@@ -60,7 +60,7 @@ export function SavedMappings({ columns, form }: Props) {
   const use = (id: string) => {
     const chosen = mappings.find((m) => String(m.id) === id);
     if (!chosen) return;
-    form.setValue('columns', fromSaved(chosen.mapping, columns, form.getValues('columns')), { shouldValidate: form.formState.isSubmitted });
+    form.reset(fromSaved(chosen.mapping, columns, form.getValues()), { keepSubmitCount: true, keepIsSubmitted: true });
     announce(`Mapping “${chosen.name}” applied`, 'info');
   };
 
