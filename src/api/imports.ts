@@ -137,7 +137,8 @@ export const useRunImport = (id: string | number) =>
     apiRequest<OneImport>(path(id, '/run'), { method: 'POST', body: settings }).then((r) => r.import),
   );
 
-export const useUndoImport = (id: string | number) => useImportAction(id, () => apiRequest<OneImport>(path(id, '/undo'), { method: 'POST' }).then((r) => r.import));
+export const useUndoImport = (id: string | number) =>
+  useImportAction(id, () => apiRequest<OneImport>(path(id, '/undo'), { method: 'POST' }).then((r) => r.import));
 
 /** Once an import (or its undo) has written contacts, the grid, the folders' and the tags' counts change. */
 export async function refreshAfterImport(queryClient: ReturnType<typeof useQueryClient>) {

@@ -1,7 +1,14 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { importQueryOptions, isWorking, refreshAfterImport, type ImportDetail, type ImportDuplicates, type ImportRecord } from '../../api/imports';
+import {
+  importQueryOptions,
+  isWorking,
+  refreshAfterImport,
+  type ImportDetail,
+  type ImportDuplicates,
+  type ImportRecord,
+} from '../../api/imports';
 import { ErrorState } from '../../components/ui/error-state';
 import { Spinner } from '../../components/ui/spinner';
 import { useStatus } from '../../components/ui/status-message';

@@ -59,7 +59,11 @@ export function PreviewTable({ rows }: { rows: PreviewRow[] }) {
                   <Cell items={c?.emails ?? []} />
                 </td>
                 <td className="px-3 py-2 whitespace-nowrap">
-                  <Cell items={(c?.phones ?? []).map((p) => `${formatPhone(p.phone_number)}${p.type_name ? ` (${phoneTypeWord(p.type_name)})` : ''}`)} />
+                  <Cell
+                    items={(c?.phones ?? []).map(
+                      (p) => `${formatPhone(p.phone_number)}${p.type_name ? ` (${phoneTypeWord(p.type_name)})` : ''}`,
+                    )}
+                  />
                 </td>
                 <td className="px-3 py-2">
                   <Cell items={c ? addressLines({ ...c.primary_address, address_2: '' }) : []} />
