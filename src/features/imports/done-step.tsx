@@ -53,7 +53,7 @@ function UndoResult({ record }: { record: ImportRecord }) {
     <div className="space-y-3">
       <p role="status" className="text-sm font-medium text-emerald-800">
         Import undone: {contacts(created)} it created removed
-        {updated > 0 ? `; ${contacts(updated)} it updated have their earlier values back` : ''}
+        {updated > 0 ? `; ${contacts(updated)} it updated ${updated === 1 ? 'has its' : 'have their'} earlier values back` : ''}
         {record.not_restored > 0 ? `, except ${formatCount(record.not_restored, 'value', 'values')} changed since.` : '.'}
       </p>
       {record.not_restored > 0 && <NotRestored record={record} />}

@@ -84,6 +84,16 @@ export function ImportScreen({ id }: { id: string }) {
   const record = query.data;
   const [setupStep, setSetupStep] = useState<Step>('Map columns');
   useFinishedEffects(record);
+  const step = record ? stepOf(record) : null;
+  const shown: Step = step === 'setup' ? setupStep : step === 'run' ? 'Run' : 'Done';
+  const content = useRef<HTMLDivElement>(null);
+  const firstStep = useRef<Step | null>(null);
+  /* A new step takes the focus (and is read out), as a new page would; the first one does not steal it. */
+  useEffect(() => {
+    if (!step) return;
+    if (firstStep.current === null) firstStep.current = shown;
+    else content.current?.focus();
+  }, [step, shown]);
 
   if (query.isPending) {
     return (
@@ -104,19 +114,19 @@ export function ImportScreen({ id }: { id: string }) {
       </ImportLayout>
     );
   }
-  const step = stepOf(record);
-  const shown: Step = step === 'setup' ? setupStep : step === 'run' ? 'Run' : 'Done';
   return (
     <ImportLayout title={`Import ${record.filename}`} step={shown}>
-      {step === 'setup' && <Setup record={record} onStep={setSetupStep} />}
-      {step === 'run' && <RunStep record={record} />}
-      {step === 'done' && <DoneStep record={record} />}
-      {step === 'failed' && (
-        <ErrorState
-          title="The import stopped"
-          message={`${record.error || 'The server could not finish it.'} ${countsSentence(record.counts)} before it stopped.`}
-        />
-      )}
+      <div ref={content} tabIndex={-1} role="group" aria-label={`Step: ${shown}`} className="space-y-4 focus:outline-none">
+        {step === 'setup' && <Setup record={record} onStep={setSetupStep} />}
+        {step === 'run' && <RunStep record={record} />}
+        {step === 'done' && <DoneStep record={record} />}
+        {step === 'failed' && (
+          <ErrorState
+            title="The import stopped"
+            message={`${record.error || 'The server could not finish it.'} ${countsSentence(record.counts)} before it stopped.`}
+          />
+        )}
+      </div>
     </ImportLayout>
   );
 }
