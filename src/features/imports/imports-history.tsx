@@ -8,6 +8,7 @@ import { Spinner } from '../../components/ui/spinner';
 import { errorMessage } from '../../lib/api-client';
 import { formatCount } from '../../lib/format';
 import { formatWhen } from './import-dates';
+import { ImportTable } from './import-table';
 
 /** An import's status in words, with its progress while it runs. */
 export function statusText(record: ImportRecord): string {
@@ -42,43 +43,29 @@ export function ImportsHistory() {
       )}
       {list.data?.length === 0 && <EmptyState title="No imports yet">Files you import are listed here, with what each did.</EmptyState>}
       {list.data && list.data.length > 0 && (
-        <div className="overflow-x-auto">
-          <table className="min-w-full divide-y divide-zinc-200 text-sm">
-            <caption className="sr-only">Past imports, newest first</caption>
-            <thead>
-              <tr className="text-left text-xs font-medium tracking-wide text-zinc-500 uppercase">
-                {HEADERS.map((h) => (
-                  <th key={h} scope="col" className="px-3 py-2 whitespace-nowrap">
-                    {h}
-                  </th>
-                ))}
+        <ImportTable caption="Past imports, newest first" headings={HEADERS}>
+          {list.data.map((record) => {
+            const ran = record.status !== 'uploaded' && !(record.dry_run && record.status !== 'failed');
+            const count = (n: number) => (ran ? n.toLocaleString() : '—');
+            return (
+              <tr key={record.id}>
+                <th scope="row" className="px-3 py-2 text-left font-medium">
+                  <Link to={`/contacts/imports/${encodeURIComponent(record.id)}`} className="text-indigo-700 underline">
+                    {record.filename}
+                  </Link>
+                </th>
+                <td className="px-3 py-2 whitespace-nowrap">{formatWhen(record.created_at)}</td>
+                <td className="px-3 py-2">{record.member_name || '—'}</td>
+                <td className="px-3 py-2">{statusText(record)}</td>
+                <td className="px-3 py-2 tabular-nums">{formatCount(record.row_count, 'row', 'rows')}</td>
+                <td className="px-3 py-2 tabular-nums">{count(record.counts.created)}</td>
+                <td className="px-3 py-2 tabular-nums">{count(record.counts.updated)}</td>
+                <td className="px-3 py-2 tabular-nums">{count(record.counts.skipped)}</td>
+                <td className="px-3 py-2 tabular-nums">{count(record.counts.refused)}</td>
               </tr>
-            </thead>
-            <tbody className="divide-y divide-zinc-100">
-              {list.data.map((record) => {
-                const ran = record.status !== 'uploaded' && !(record.dry_run && record.status !== 'failed');
-                const count = (n: number) => (ran ? n.toLocaleString() : '—');
-                return (
-                  <tr key={record.id}>
-                    <th scope="row" className="px-3 py-2 text-left font-medium">
-                      <Link to={`/contacts/imports/${encodeURIComponent(record.id)}`} className="text-indigo-700 underline">
-                        {record.filename}
-                      </Link>
-                    </th>
-                    <td className="px-3 py-2 whitespace-nowrap">{formatWhen(record.created_at)}</td>
-                    <td className="px-3 py-2">{record.member_name || '—'}</td>
-                    <td className="px-3 py-2">{statusText(record)}</td>
-                    <td className="px-3 py-2 tabular-nums">{formatCount(record.row_count, 'row', 'rows')}</td>
-                    <td className="px-3 py-2 tabular-nums">{count(record.counts.created)}</td>
-                    <td className="px-3 py-2 tabular-nums">{count(record.counts.updated)}</td>
-                    <td className="px-3 py-2 tabular-nums">{count(record.counts.skipped)}</td>
-                    <td className="px-3 py-2 tabular-nums">{count(record.counts.refused)}</td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+            );
+          })}
+        </ImportTable>
       )}
     </Section>
   );

@@ -11,6 +11,7 @@ import { Section } from '../../components/ui/section';
 import { fieldLabel, fieldOptions, PHONE_TYPES } from './import-fields';
 import { duplicateMessage, mappingFormSchema, type MappingFormValues } from './mapping-schema';
 import { SavedMappings } from './saved-mappings';
+import { ImportTable } from './import-table';
 
 type Props = {
   columns: ImportColumn[];
@@ -96,32 +97,11 @@ export function MappingStep({ columns, initial, onContinue, onCancel }: Props) {
           column out.
         </p>
         <FormAlert title="The mapping is not complete." messages={formProblems ? [formProblems] : []} />
-        <div className="overflow-x-auto">
-          <table className="min-w-full divide-y divide-zinc-200 text-sm">
-            <caption className="sr-only">Columns of the file and the field each fills</caption>
-            <thead>
-              <tr className="text-left text-xs font-medium tracking-wide text-zinc-500 uppercase">
-                <th scope="col" className="px-3 py-2">
-                  Column
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Sample values
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Field
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Phone type
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-zinc-100">
-              {columns.map((column, i) => (
-                <ColumnRow key={column.index} column={column} i={i} form={form} customFields={customFields} error={rowError(i)} />
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ImportTable caption="Columns of the file and the field each fills" headings={['Column', 'Sample values', 'Field', 'Phone type']}>
+          {columns.map((column, i) => (
+            <ColumnRow key={column.index} column={column} i={i} form={form} customFields={customFields} error={rowError(i)} />
+          ))}
+        </ImportTable>
       </Section>
       <Section title="For every row">
         <div className="grid gap-4 sm:grid-cols-2">

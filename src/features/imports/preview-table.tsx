@@ -1,5 +1,6 @@
 import type { PreviewRow } from '../../api/imports';
 import { addressLines, formatPhone, fullName, phoneTypeWord } from '../../lib/format';
+import { ImportTable } from './import-table';
 
 const OUTCOMES: Record<PreviewRow['outcome'], { text: string; tone: string }> = {
   create: { text: 'Will be added', tone: 'text-emerald-800' },
@@ -34,55 +35,44 @@ function extras(contact: NonNullable<PreviewRow['contact']>): string[] {
 /** The first rows of the file as they will be stored, and what happens to each. */
 export function PreviewTable({ rows }: { rows: PreviewRow[] }) {
   return (
-    <div className="overflow-x-auto">
-      <table className="min-w-full divide-y divide-zinc-200 text-sm">
-        <caption className="sr-only">The first rows as they will be stored</caption>
-        <thead>
-          <tr className="text-left text-xs font-medium tracking-wide text-zinc-500 uppercase">
-            {['Row', 'Name', 'E-mails', 'Phones', 'Address', 'Folder', 'Tags', 'Other fields', 'Outcome'].map((h) => (
-              <th key={h} scope="col" className="px-3 py-2 whitespace-nowrap">
-                {h}
-              </th>
-            ))}
+    <ImportTable
+      caption="The first rows as they will be stored"
+      headings={['Row', 'Name', 'E-mails', 'Phones', 'Address', 'Folder', 'Tags', 'Other fields', 'Outcome']}
+    >
+      {rows.map((row) => {
+        const c = row.contact;
+        return (
+          <tr key={row.row_no}>
+            <td className="px-3 py-2 text-zinc-500 tabular-nums">{row.row_no}</td>
+            <th scope="row" className="px-3 py-2 text-left font-medium text-zinc-900">
+              {(c && fullName(c.first_name, c.last_name)) || <span className="font-normal text-zinc-400">No name</span>}
+            </th>
+            <td className="px-3 py-2">
+              <Cell items={c?.emails ?? []} />
+            </td>
+            <td className="px-3 py-2 whitespace-nowrap">
+              <Cell
+                items={(c?.phones ?? []).map(
+                  (p) => `${formatPhone(p.phone_number)}${p.type_name ? ` (${phoneTypeWord(p.type_name)})` : ''}`,
+                )}
+              />
+            </td>
+            <td className="px-3 py-2">
+              <Cell items={c ? addressLines({ ...c.primary_address, address_2: '' }) : []} />
+            </td>
+            <td className="px-3 py-2">
+              <Cell items={c?.category?.name ? [c.category.name] : []} />
+            </td>
+            <td className="px-3 py-2">
+              <Cell items={c?.tags ?? []} />
+            </td>
+            <td className="px-3 py-2">
+              <Cell items={c ? extras(c) : []} />
+            </td>
+            <td className={`px-3 py-2 ${OUTCOMES[row.outcome].tone}`}>{outcomeText(row)}</td>
           </tr>
-        </thead>
-        <tbody className="divide-y divide-zinc-100 align-top">
-          {rows.map((row) => {
-            const c = row.contact;
-            return (
-              <tr key={row.row_no}>
-                <td className="px-3 py-2 text-zinc-500 tabular-nums">{row.row_no}</td>
-                <th scope="row" className="px-3 py-2 text-left font-medium text-zinc-900">
-                  {(c && fullName(c.first_name, c.last_name)) || <span className="font-normal text-zinc-400">No name</span>}
-                </th>
-                <td className="px-3 py-2">
-                  <Cell items={c?.emails ?? []} />
-                </td>
-                <td className="px-3 py-2 whitespace-nowrap">
-                  <Cell
-                    items={(c?.phones ?? []).map(
-                      (p) => `${formatPhone(p.phone_number)}${p.type_name ? ` (${phoneTypeWord(p.type_name)})` : ''}`,
-                    )}
-                  />
-                </td>
-                <td className="px-3 py-2">
-                  <Cell items={c ? addressLines({ ...c.primary_address, address_2: '' }) : []} />
-                </td>
-                <td className="px-3 py-2">
-                  <Cell items={c?.category?.name ? [c.category.name] : []} />
-                </td>
-                <td className="px-3 py-2">
-                  <Cell items={c?.tags ?? []} />
-                </td>
-                <td className="px-3 py-2">
-                  <Cell items={c ? extras(c) : []} />
-                </td>
-                <td className={`px-3 py-2 ${OUTCOMES[row.outcome].tone}`}>{outcomeText(row)}</td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
+        );
+      })}
+    </ImportTable>
   );
 }
