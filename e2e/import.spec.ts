@@ -58,6 +58,7 @@ test('import a messy CSV file: map, preview, dry run, run, read the refused rows
   await page.getByRole('combobox', { name: 'Field for column Last name' }).selectOption({ label: 'Last name' });
   await page.getByRole('combobox', { name: 'Field for column E-mail' }).selectOption({ label: 'E-mail' });
   await page.getByRole('combobox', { name: 'Field for column Mobile' }).selectOption({ label: 'Phone' });
+  await page.getByRole('combobox', { name: 'Field for column Notes' }).selectOption({ label: 'Notes' });
   await page.getByRole('button', { name: 'Continue to preview' }).click();
 
   // Step 3: the rows as they will be stored, and what happens to each.

@@ -56,31 +56,30 @@ const tagList = (text: string) =>
 
 const columnAt = (values: MappingFormValues, i: number) => values.columns[i] ?? { field: '', phone_type: 'mobile' as PhoneType };
 
-export function toMapping(values: MappingFormValues, columns: ImportColumn[]): ImportMapping {
+type Field = ImportMapping['columns'][number]['field'];
+
+/** Each column's field (null: not read), a phone type only for a phone; the folder and tags when given. */
+function mapped(values: MappingFormValues, columns: ImportColumn[]) {
   const tags = tagList(values.tags);
   return {
-    columns: columns.map((col, i) => {
+    columns: columns.map((column, i) => {
       const { field, phone_type } = columnAt(values, i);
-      const key = (field || null) as ImportMapping['columns'][number]['field'];
-      return field === 'phone' ? { index: col.index, field: key, phone_type } : { index: col.index, field: key };
+      return { column, field: (field || null) as Field, ...(field === 'phone' ? { phone_type } : {}) };
     }),
     folder_id: values.folder_id ? Number(values.folder_id) : undefined,
     tags: tags.length ? tags : undefined,
   };
 }
 
+export function toMapping(values: MappingFormValues, columns: ImportColumn[]): ImportMapping {
+  const m = mapped(values, columns);
+  return { ...m, columns: m.columns.map(({ column, ...rest }) => ({ index: column.index, ...rest })) };
+}
+
 /** A saved mapping is kept by header name: it fits any file whose columns have the same names, in any order. */
 export function toSaved(values: MappingFormValues, columns: ImportColumn[]): SavedMapping {
-  const tags = tagList(values.tags);
-  return {
-    columns: columns.map((col, i) => {
-      const { field, phone_type } = columnAt(values, i);
-      const key = (field || null) as SavedMapping['columns'][number]['field'];
-      return field === 'phone' ? { header: col.header, field: key, phone_type } : { header: col.header, field: key };
-    }),
-    folder_id: values.folder_id ? Number(values.folder_id) : undefined,
-    tags: tags.length ? tags : undefined,
-  };
+  const m = mapped(values, columns);
+  return { ...m, columns: m.columns.map(({ column, ...rest }) => ({ header: column.header, ...rest })) };
 }
 
 /** A saved mapping applied to this file: the columns it names by header, its folder and tags; the rest stays. */
