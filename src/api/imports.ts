@@ -158,11 +158,3 @@ export function useSaveMapping() {
     onSuccess: () => queryClient.invalidateQueries({ queryKey: importKeys.mappings() }),
   });
 }
-
-export function useDeleteMapping() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (id: number) => apiRequest<void>(`/rest/1/import-mappings/${encodeURIComponent(id)}`, { method: 'DELETE' }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: importKeys.mappings() }),
-  });
-}
