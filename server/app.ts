@@ -14,6 +14,8 @@ import type { Logger } from './lib/logger.js';
 import type { RecordCache } from './lib/record-cache.js';
 import { accessTokensRouter } from './modules/tokens/tokens.router.js';
 import { bulkJobsRouter } from './modules/bulk-jobs/bulk-jobs.router.js';
+import { importUploadRouter, importsRouter } from './modules/imports/imports.router.js';
+import type { ImportsDeps } from './modules/imports/imports.service.js';
 import type { BulkJobsDeps } from './modules/bulk-jobs/bulk-jobs.service.js';
 import { callsRouter } from './modules/calls/calls.router.js';
 import { carrierRouter } from './modules/carrier/carrier.router.js';
@@ -51,12 +53,13 @@ export type AppDeps = {
   streams: OpenStreams;
   dialer: DialerRuntime;
   jobs: BulkJobsDeps['jobs'];
+  imports: ImportsDeps['imports'];
   recordings: RecordingsRouterDeps['recordings'] & AnnounceDeps['recordings'];
 };
 
 /** Builds the whole HTTP app without listening, so tests run it in-process on a random port. */
 export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
-  const { store, config, logger, secretKey, records, streams, dialer, jobs, recordings } = deps;
+  const { store, config, logger, secretKey, records, streams, dialer, jobs, imports, recordings } = deps;
   // What driving a dial session takes (dialing.service.ts): members' removal, the dialer's routes and the carrier's events do.
   const dialing = { store, config, logger, dialer };
   const app = express();
@@ -77,8 +80,9 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
   });
 
   const rest = Router();
-  // The voicemail upload's body is audio, which the API's parsers refuse: it is read by its own route, first.
-  rest.use(noStore, voicemailUploadRouter({ store, config }), parseBodies);
+  // The voicemail upload's body is audio and an import's is a CSV file, which the API's parsers refuse: each is read by
+  // its own route, first (the import's as a stream, never whole).
+  rest.use(noStore, voicemailUploadRouter({ store, config }), importUploadRouter({ store, config, imports }), parseBodies);
   rest.use(tranquilityRouter(), openapiRouter());
   rest.use(authenticate({ store, config }));
   rest.use(
@@ -95,6 +99,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
     contactTagsRouter({ store }),
     contactCustomFieldsRouter({ store }),
     bulkJobsRouter({ store, jobs }),
+    importsRouter({ store, imports }),
   );
   // Settings before sessions: /dialsession/settings is not a session id.
   rest.use(

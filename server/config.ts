@@ -93,6 +93,13 @@ const schema = z
     SMTP_URL: z
       .url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// address, e.g. smtp://user:pass@mail.example.com:587' })
       .optional(),
+    IMPORT_MAX_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(10 * 1024 ** 3)
+      .default(50 * 1024 * 1024),
+    IMPORT_MAX_ROWS: z.coerce.number().int().min(1).max(100_000_000).default(1_000_000),
     CLOCK_START: z.iso.datetime({ offset: true, error: 'must be an ISO date-time, e.g. 2026-11-23T17:00:00Z' }).optional(),
   })
   .refine((env) => env.SECRET_KEY || env.DATABASE_URL.startsWith('sqlite:'), {
@@ -132,6 +139,8 @@ const schema = z
     eventPollMs: env.EVENT_POLL_SECONDS === undefined ? undefined : env.EVENT_POLL_SECONDS * 1000,
     /* Where disposition e-mails go out (mail/mailer.ts); without it none is queued, and calls show email_sent '0'. */
     smtpUrl: env.SMTP_URL,
+    /* CSV imports: the largest file and the most rows one may have (docs/api.md, "Import"). */
+    imports: { maxBytes: env.IMPORT_MAX_BYTES, maxRows: env.IMPORT_MAX_ROWS },
     clockStart: env.CLOCK_START ? new Date(env.CLOCK_START) : undefined,
     connections: {
       headersTimeoutMs: env.HEADERS_TIMEOUT_SECONDS * 1000,

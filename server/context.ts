@@ -8,6 +8,8 @@ import { LeaseLoop } from './lib/lease-loop.js';
 import type { Logger } from './lib/logger.js';
 import { RecordCache } from './lib/record-cache.js';
 import { createJobRunner } from './modules/bulk-jobs/job-runner.js';
+import { createImportRunner } from './modules/imports/import-job.js';
+import type { ImportRow } from './modules/imports/imports.repository.js';
 import { createDialerRuntime, type DialerRuntime } from './modules/dial-sessions/dialer-runtime.js';
 import { wake } from './modules/dial-sessions/dialing.service.js';
 import { Housekeeper } from './modules/housekeeping/housekeeper.js';
@@ -32,6 +34,8 @@ export type Context = {
   records: RecordCache;
   dialer: DialerRuntime;
   jobs: LeaseLoop<BulkJob>;
+  /** CSV imports and their undo (modules/imports/import-job.ts). */
+  imports: LeaseLoop<ImportRow>;
   housekeeper: Housekeeper;
   /** This process's open event streams, whose credentials are checked again while they last. */
   streams: OpenStreams;
@@ -47,13 +51,14 @@ export const TRANSCRIPTION_TEMP = path.join(os.tmpdir(), 'ringbook-asr');
 const RECORDING_FETCHES = 4;
 
 export function createContext(
-  parts: Omit<Context, 'records' | 'dialer' | 'jobs' | 'housekeeper' | 'streams' | 'recordings' | 'transcription'>,
+  parts: Omit<Context, 'records' | 'dialer' | 'jobs' | 'imports' | 'housekeeper' | 'streams' | 'recordings' | 'transcription'>,
 ): Context {
   const store = fileRecordingStore(path.join(parts.config.dataDir, 'recordings'));
   const ctx = {
     ...parts,
     records: new RecordCache(parts.config.recordCacheSize),
     jobs: createJobRunner(parts.store, parts.logger),
+    imports: createImportRunner(parts.store, parts.logger),
     housekeeper: new Housekeeper(parts.store, parts.logger, store),
     streams: new OpenStreams(parts.store.db, parts.config.session),
   } as Context;
@@ -74,6 +79,7 @@ export function createContext(
 export function startBackground(ctx: Context, listeningUrl?: string): void {
   ctx.dialer.start(listeningUrl);
   ctx.jobs.start();
+  ctx.imports.start();
   ctx.housekeeper.start();
   ctx.recordings.loop.start();
   ctx.transcription?.start();
@@ -82,5 +88,12 @@ export function startBackground(ctx: Context, listeningUrl?: string): void {
 /** Stops background work; event streams end, and work in hand finishes its round first. */
 export async function stopBackground(ctx: Context): Promise<void> {
   ctx.streams.closeAll();
-  await Promise.all([ctx.dialer.stop(), ctx.jobs.stop(), ctx.housekeeper.stop(), ctx.recordings.loop.stop(), ctx.transcription?.stop()]);
+  await Promise.all([
+    ctx.dialer.stop(),
+    ctx.jobs.stop(),
+    ctx.imports.stop(),
+    ctx.housekeeper.stop(),
+    ctx.recordings.loop.stop(),
+    ctx.transcription?.stop(),
+  ]);
 }

@@ -583,7 +583,8 @@ export type ImportsTable = {
   /** Per column, the first non-empty values, JSON. */
   samples: string;
   row_count: number;
-  status: 'uploaded' | 'queued' | 'running' | 'done' | 'failed' | 'undoing' | 'undone';
+  /** 'staging' while the upload streams in (never shown; a file refused midway is deleted). */
+  status: 'staging' | 'uploaded' | 'queued' | 'running' | 'done' | 'failed' | 'undoing' | 'undone';
   dry_run: Flag;
   /** The last run's mapping and duplicate rule, JSON. */
   mapping: string | null;

@@ -3,6 +3,7 @@ import { catalogOperations } from './catalog.js';
 import { contactDetailOperations } from './contact-details.js';
 import { contactOperations } from './contacts.js';
 import { dialerOperations } from './dialer.js';
+import { importOperations } from './imports.js';
 import { libraryOperations, transcriptOutsideRest } from './library.js';
 import { oauthOperations } from './oauth.js';
 import type { Operation } from './operation.js';
@@ -13,6 +14,7 @@ export const restOperations: Operation[] = [
   ...contactOperations,
   ...contactDetailOperations,
   ...catalogOperations,
+  ...importOperations,
   ...dialerOperations,
   ...libraryOperations,
   ...integrationOperations,

@@ -1,0 +1,314 @@
+import { type AuthContext, scopeFor } from '../../auth/access.js';
+import { findMemberById } from '../../auth/auth.repository.js';
+import type { ImportMapping } from '../../contracts/imports.js';
+import { nextTurn } from '../../db/chunks.js';
+import type { Db, Store } from '../../db/database.js';
+import { isStoreLost } from '../../db/dialect.js';
+import { lockKeys } from '../../db/locks.js';
+import { nowMs } from '../../lib/clock.js';
+import { type Lease, LeaseLoop, type LeaseTask } from '../../lib/lease-loop.js';
+import type { Logger } from '../../lib/logger.js';
+import { now } from '../../lib/time.js';
+import { findContactRow } from '../contacts/contacts.repository.js';
+import { type Draft, type ImportCatalog, mapRow } from './import-row.js';
+import { applyPlan, createFromDraft, planChanges, planUpdate, type UndoChanges, undoCreated, undoUpdated } from './import-write.js';
+import {
+  anyOpenImport,
+  catalogOf,
+  claimImport,
+  contactsByKeys,
+  findImport,
+  type ImportRow,
+  type RowOutcome,
+  rowsAfter,
+  setRowOutcomes,
+  updateImport,
+  writtenRowsAfter,
+} from './imports.repository.js';
+
+/** Rows per transaction: about a second of writing at most, so other requests' writes go between chunks. */
+export const IMPORT_CHUNK = 1_000;
+const LEASE_MS = 60_000;
+const POLL_MS = 500;
+const MAX_FAILURES = 5;
+
+/**
+ * Runs imports (and their undo) on the lease loop, a chunk of rows per transaction with the rows' outcomes and the
+ * import's counts and cursor (rows_done) in the same transaction: a process that dies leaves the import to another
+ * from its last chunk once the lease runs out, and no row is worked twice. Each chunk's write extends the lease.
+ */
+export function createImportRunner(store: Store, logger: Logger): LeaseLoop<ImportRow> {
+  return new LeaseLoop(store, logger, importTask(store, logger), { concurrency: 1, leaseMs: LEASE_MS, pollMs: POLL_MS });
+}
+
+export function importTask(store: Store, logger: Logger): LeaseTask<ImportRow> {
+  return {
+    name: 'imports',
+    anyDue: anyOpenImport,
+    claim: async (tx, owner, at, untilMs) => {
+      const found = await claimImport(tx, owner, at, untilMs);
+      return found ? [found] : [];
+    },
+    work: (item, lease) => new ImportRun(store, logger, lease).run(item),
+  };
+}
+
+export async function actorOf(db: Db, memberId: number): Promise<AuthContext | undefined> {
+  const member = await findMemberById(db, memberId);
+  return member ? { member, via: 'session', scope: await scopeFor(db, member) } : undefined;
+}
+
+export async function loadCatalog(db: Db, orgId: number): Promise<ImportCatalog> {
+  const { folders, fields, options } = await catalogOf(db, orgId);
+  return {
+    folders: new Map(folders.map((f) => [f.name.toLowerCase(), f])),
+    customFields: new Map(
+      fields.map((f) => [f.id, { ...f, options: options.filter((o) => o.custom_field_id === f.id).map((o) => o.label) }]),
+    ),
+  };
+}
+
+/** Keys of a draft as the contacts module compares them: e-mails in lower case, phones as digits. */
+export const keysOf = (d: Draft) => [...d.emails.map((e) => `e:${e.toLowerCase()}`), ...d.phones.map((p) => `p:${p.digits}`)];
+
+/** Which contact (or, in a dry run, which earlier row, negative) each key of the chunk's rows already belongs to. */
+export async function knownKeys(db: Db, auth: AuthContext, drafts: Draft[]): Promise<Map<string, number>> {
+  const emails = [...new Set(drafts.flatMap((d) => d.emails.map((e) => e.toLowerCase())))];
+  const phones = [...new Set(drafts.flatMap((d) => d.phones.map((p) => p.digits)))];
+  const found = new Map<string, number>();
+  const { byEmail, byPhone } = await contactsByKeys(db, auth.scope, emails, phones);
+  for (const [prefix, rows] of [
+    ['e:', byEmail],
+    ['p:', byPhone],
+  ] as const)
+    for (const r of rows) found.set(`${prefix}${r.key}`, Math.min(r.id, found.get(`${prefix}${r.key}`) ?? Infinity));
+  return found;
+}
+
+type Counts = { created: number; updated: number; skipped: number; refused: number };
+
+class ImportRun {
+  /** A dry run's keys of rows it would create, across chunks (rebuilt from the rows done when a run resumes). */
+  private dryKeys = new Map<string, number>();
+  /** Contacts this run created: a later row of the file that updates one has nothing of its own to undo. */
+  private created = new Set<number>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly logger: Logger,
+    private readonly lease: Lease,
+  ) {}
+
+  async run(claimed: ImportRow): Promise<void> {
+    if (claimed.status === 'running' && claimed.dry_run && claimed.rows_done > 0) await this.rebuildDryKeys(claimed);
+    for (;;) {
+      let more: boolean;
+      try {
+        more = await this.store.write((tx) => (claimed.status === 'undoing' ? this.undoChunk(tx, claimed.id) : this.chunk(tx, claimed.id)));
+      } catch (error) {
+        if (isStoreLost(error)) {
+          this.logger.warn(
+            { err: error, import: claimed.id },
+            'import chunk not done: the store was lost; it continues when its lease ends',
+          );
+          return;
+        }
+        this.logger.error({ err: error, import: claimed.id }, 'import chunk failed');
+        more = await this.store.write((tx) => this.chunkFailed(tx, claimed.id));
+      }
+      await nextTurn();
+      if (!more) return;
+      if (this.lease.signal.aborted) {
+        await this.store.write((tx) =>
+          updateImport(tx, claimed.id, { lease_owner: null, lease_until_ms: null }, { owner: this.lease.owner }),
+        );
+        return;
+      }
+    }
+  }
+
+  private async current(tx: Db, id: number, status: ImportRow['status']) {
+    const found = await findImport(tx, id);
+    return found && found.lease_owner === this.lease.owner && found.status === status ? found : undefined;
+  }
+
+  /** One chunk of a run; answers whether there is more. */
+  private async chunk(tx: Db, id: number): Promise<boolean> {
+    const imp = await this.current(tx, id, 'running');
+    if (!imp) return false;
+    const actor = await actorOf(tx, imp.member_id);
+    if (!actor) return this.end(tx, imp, { status: 'failed', error: 'The member who started this import no longer exists.' });
+    const rows = await rowsAfter(tx, id, imp.rows_done, IMPORT_CHUNK);
+    const mapping = JSON.parse(imp.mapping!) as ImportMapping;
+    const header = (JSON.parse(imp.header) as string[]).length;
+    const catalog = await loadCatalog(tx, imp.org_id);
+    const mapped = rows.map((r) => ({ row: r, ...mapRow(r.row_no, JSON.parse(r.fields) as string[], header, mapping, catalog) }));
+    const drafts = mapped.flatMap((m) => ('draft' in m ? [m.draft] : []));
+    if (!imp.dry_run)
+      await lockKeys(
+        tx,
+        'contact duplicate',
+        drafts.flatMap((d) => keysOf(d).map((k) => `${imp.org_id}:${k}`)),
+      );
+    const known = await knownKeys(tx, actor, drafts);
+    for (const [k, v] of this.dryKeys) if (!known.has(k)) known.set(k, v);
+    const counts: Counts = { created: 0, updated: 0, skipped: 0, refused: 0 };
+    const outcomes: RowOutcome[] = [];
+    const at = now();
+    for (const m of mapped) {
+      const outcome =
+        'refused' in m ? refusedOutcome(m.row.row_no, m.refused) : await this.rowOutcome(tx, actor, imp, m.row.row_no, m.draft, known, at);
+      counts[
+        outcome.outcome === 'created'
+          ? 'created'
+          : outcome.outcome === 'updated'
+            ? 'updated'
+            : outcome.outcome === 'skipped'
+              ? 'skipped'
+              : 'refused'
+      ]++;
+      outcomes.push(outcome);
+    }
+    await setRowOutcomes(tx, id, outcomes);
+    const rowsDone = rows.length ? rows[rows.length - 1]!.row_no : imp.rows_done;
+    const last = rows.length < IMPORT_CHUNK;
+    const progress = {
+      rows_done: rowsDone,
+      created: imp.created + counts.created,
+      updated: imp.updated + counts.updated,
+      skipped: imp.skipped + counts.skipped,
+      refused: imp.refused + counts.refused,
+      failures: 0,
+      lease_until_ms: nowMs() + LEASE_MS,
+    };
+    if (last) return this.end(tx, imp, { ...progress, status: 'done' });
+    await updateImport(tx, id, progress, { owner: this.lease.owner });
+    return true;
+  }
+
+  private async rowOutcome(
+    tx: Db,
+    actor: AuthContext,
+    imp: ImportRow,
+    rowNo: number,
+    draft: Draft,
+    known: Map<string, number>,
+    at: string,
+  ): Promise<RowOutcome> {
+    const keys = keysOf(draft);
+    const match = keys.map((k) => known.get(k)).find((v) => v !== undefined);
+    const remember = (id: number) => keys.forEach((k) => known.has(k) || known.set(k, id));
+    if (match === undefined) {
+      const id = imp.dry_run ? -rowNo : await createFromDraft(tx, actor, draft);
+      remember(id);
+      this.created.add(id);
+      if (imp.dry_run) keys.forEach((k) => this.dryKeys.set(k, id));
+      return { row_no: rowNo, outcome: 'created', contact_id: id > 0 ? id : null, reason: null, changes: null };
+    }
+    const contactId = match > 0 ? match : null;
+    const dupOf = match > 0 ? `contact ${match}` : `row ${-match}`;
+    if (imp.duplicates === 'skip')
+      return { row_no: rowNo, outcome: 'skipped', contact_id: contactId, reason: `Same e-mail or phone as ${dupOf}.`, changes: null };
+    if (match < 0)
+      return { row_no: rowNo, outcome: 'updated', contact_id: null, reason: `Would update the contact of row ${-match}.`, changes: null };
+    const contact = await findContactRow(tx, match);
+    if (!contact)
+      return { row_no: rowNo, outcome: 'skipped', contact_id: null, reason: 'Its duplicate was deleted meanwhile.', changes: null };
+    const plan = await planUpdate(tx, contact, draft);
+    const differences = plan.differences.length ? `Kept as it was: ${plan.differences.join('; ')}.` : null;
+    if (!planChanges(plan))
+      return {
+        row_no: rowNo,
+        outcome: 'skipped',
+        contact_id: match,
+        reason: differences ?? 'Nothing new for its duplicate.',
+        changes: null,
+      };
+    if (!imp.dry_run) {
+      await applyPlan(tx, actor, contact, plan, at);
+      remember(match);
+    }
+    const undo = imp.dry_run || this.created.has(match) ? null : JSON.stringify(plan.undo);
+    return { row_no: rowNo, outcome: 'updated', contact_id: match, reason: differences, changes: undo };
+  }
+
+  private async rebuildDryKeys(imp: ImportRow) {
+    const actor = await actorOf(this.store.db, imp.member_id);
+    if (!actor) return;
+    const mapping = JSON.parse(imp.mapping!) as ImportMapping;
+    const header = (JSON.parse(imp.header) as string[]).length;
+    const catalog = await loadCatalog(this.store.db, imp.org_id);
+    for (let after = 0; after < imp.rows_done;) {
+      const rows = await rowsAfter(this.store.db, imp.id, after, IMPORT_CHUNK);
+      if (!rows.length) break;
+      for (const r of rows.filter((x) => x.row_no <= imp.rows_done && x.outcome === 'created')) {
+        const m = mapRow(r.row_no, JSON.parse(r.fields) as string[], header, mapping, catalog);
+        if ('draft' in m) keysOf(m.draft).forEach((k) => this.dryKeys.has(k) || this.dryKeys.set(k, -r.row_no));
+      }
+      after = rows[rows.length - 1]!.row_no;
+    }
+  }
+
+  /** One chunk of an undo, over the rows that wrote something; rows_done counts the rows undone. */
+  private async undoChunk(tx: Db, id: number): Promise<boolean> {
+    const imp = await this.current(tx, id, 'undoing');
+    if (!imp) return false;
+    const actor = await actorOf(tx, imp.member_id);
+    if (!actor) return this.end(tx, imp, { status: 'failed', error: 'The member who started this import no longer exists.' });
+    const rows = await writtenRowsAfter(tx, id, imp.rows_done, IMPORT_CHUNK);
+    const at = now();
+    let notRestored = 0;
+    const outcomes: RowOutcome[] = [];
+    for (const row of rows) {
+      if (row.outcome === 'created' && row.contact_id) await undoCreated(tx, actor, row.contact_id, at);
+      if (row.outcome !== 'updated' || !row.contact_id || !row.changes) continue;
+      const undo = JSON.parse(row.changes) as UndoChanges;
+      const left = await undoUpdated(tx, actor, row.contact_id, undo, at);
+      notRestored += left.length;
+      outcomes.push({ ...row, changes: JSON.stringify({ ...undo, not_restored: left }) });
+    }
+    await setRowOutcomes(tx, id, outcomes);
+    const progress = {
+      rows_done: rows.length ? rows[rows.length - 1]!.row_no : imp.rows_done,
+      not_restored: imp.not_restored + notRestored,
+      failures: 0,
+      lease_until_ms: nowMs() + LEASE_MS,
+    };
+    if (rows.length < IMPORT_CHUNK) return this.end(tx, imp, { ...progress, status: 'undone', undone_at: at });
+    await updateImport(tx, id, progress, { owner: this.lease.owner });
+    return true;
+  }
+
+  private async end(tx: Db, imp: ImportRow, changes: Parameters<typeof updateImport>[2]): Promise<false> {
+    const ended = await updateImport(
+      tx,
+      imp.id,
+      { ...changes, finished_at: changes.status === 'undone' ? imp.finished_at : now(), lease_owner: null, lease_until_ms: null },
+      { owner: this.lease.owner },
+    );
+    if (ended) this.logger.info({ import: imp.id, status: changes.status }, 'import ended');
+    return false;
+  }
+
+  /** A chunk that failed changed nothing: tried again by any runner after a pause, until MAX_FAILURES in a row. */
+  private async chunkFailed(tx: Db, id: number): Promise<boolean> {
+    const imp = await findImport(tx, id);
+    if (!imp || imp.lease_owner !== this.lease.owner) return false;
+    const failures = imp.failures + 1;
+    if (failures >= MAX_FAILURES)
+      return this.end(tx, imp, {
+        status: 'failed',
+        error: `The import stopped on an unexpected error after ${imp.rows_done} rows; what it did until then stays done, and can be undone.`,
+      });
+    await updateImport(tx, id, { failures, lease_owner: null, lease_until_ms: nowMs() + 5_000 * failures }, { owner: this.lease.owner });
+    return false;
+  }
+}
+
+const refusedOutcome = (rowNo: number, reason: string): RowOutcome => ({
+  row_no: rowNo,
+  outcome: 'refused',
+  contact_id: null,
+  reason,
+  changes: null,
+});
