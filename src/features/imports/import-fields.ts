@@ -28,7 +28,7 @@ export const REPEATABLE = new Set<string>(REPEATABLE_IMPORT_FIELDS);
 export const IDENTIFYING = new Set(['first_name', 'last_name', 'full_name', 'email', 'phone']);
 
 export const PHONE_TYPES: { value: PhoneType; label: string }[] = [
-  { value: 'mobile', label: 'Mobile' },
+  { value: 'mobile', label: 'Cell (mobile)' },
   { value: 'work', label: 'Work' },
   { value: 'home', label: 'Home' },
   { value: 'other', label: 'Other' },
