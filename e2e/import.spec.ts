@@ -126,3 +126,47 @@ test('a file with a header and no rows, and an empty one, are refused with a mes
   await expect(page.getByRole('alert')).toContainText(/empty/i);
   await expect(page.getByRole('region', { name: 'Past imports' })).toContainText('No imports yet');
 });
+
+test('the upload shows its progress and can be cancelled; a saved mapping fills in a later file', async ({ page }) => {
+  const u = Date.now().toString(36);
+  await signIn(page, 'casey');
+
+  // A slow connection: the upload's progress is seen, and cancelling it stores nothing.
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 64 * 1024 });
+  const rows = Array.from({ length: 8000 }, (_, i) => `Slow,Person${i},slow${i}.${u}@example.com`);
+  await upload(page, 'slow.csv', Buffer.from(['First,Last,Email', ...rows].join('\n')));
+  const progress = page.getByRole('progressbar', { name: /Uploading slow\.csv/ });
+  await expect(progress).toBeVisible();
+  await expect.poll(async () => Number(await progress.getAttribute('aria-valuenow'))).toBeGreaterThan(0);
+  await page.getByRole('button', { name: 'Cancel upload' }).click();
+  await expect(page.getByText('Upload cancelled: nothing was stored.')).toBeVisible();
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+
+  // Map a file by hand and save the mapping; a later file with the same names in another order gets it back.
+  await page.getByLabel('CSV file').setInputFiles({
+    name: 'first.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from(`Given,Family,Mail,Memo\nAda,Lovelace,ada.${u}@example.com,hi\n`),
+  });
+  await page.getByRole('combobox', { name: 'Field for column Given' }).selectOption({ label: 'First name' });
+  await page.getByRole('combobox', { name: 'Field for column Family' }).selectOption({ label: 'Last name' });
+  await page.getByRole('combobox', { name: 'Field for column Mail' }).selectOption({ label: 'E-mail' });
+  await page.getByRole('button', { name: 'Save mapping' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Save this mapping' });
+  await dialog.getByLabel('Mapping name').fill(`Odd headers ${u}`);
+  await dialog.getByRole('button', { name: 'Save mapping' }).click();
+  await expect(dialog).toBeHidden();
+
+  await page.getByRole('link', { name: '← Contacts' }).click();
+  await upload(page, 'second.csv', Buffer.from(`Mail,Memo,Family,Given\ngrace.${u}@example.com,x,Hopper,Grace\n`));
+  await page.getByRole('combobox', { name: 'Use a saved mapping' }).selectOption({ label: `Odd headers ${u}` });
+  await expect(page.getByRole('combobox', { name: 'Field for column Given' })).toHaveValue('first_name');
+  await expect(page.getByRole('combobox', { name: 'Field for column Family' })).toHaveValue('last_name');
+  await expect(page.getByRole('combobox', { name: 'Field for column Mail' })).toHaveValue('email');
+  await page.getByRole('button', { name: 'Continue to preview' }).click();
+  await expect(
+    page.getByRole('table', { name: 'The first rows as they will be stored' }).getByRole('row', { name: /Grace Hopper/ }),
+  ).toContainText(`grace.${u}@example.com`);
+});

@@ -1,5 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useForm, useWatch, type UseFormReturn } from 'react-hook-form';
 import { customFieldsQueryOptions, type CustomField } from '../../api/custom-fields';
 import { flattenFolders, foldersQueryOptions } from '../../api/folders';
@@ -10,7 +11,7 @@ import { FormAlert } from '../../components/ui/form-error';
 import { Section } from '../../components/ui/section';
 import { fieldLabel, fieldOptions, PHONE_TYPES } from './import-fields';
 import { duplicateMessage, mappingFormSchema, type MappingFormValues } from './mapping-schema';
-import { SavedMappings } from './saved-mappings';
+import { SavedMappings, SaveMappingDialog } from './saved-mappings';
 import { ImportTable } from './import-table';
 
 type Props = {
@@ -78,6 +79,7 @@ export function MappingStep({ columns, initial, onContinue, onCancel }: Props) {
   const customFields = useQuery(customFieldsQueryOptions()).data ?? [];
   const folders = flattenFolders(useQuery(foldersQueryOptions()).data ?? []);
   const form = useForm<MappingFormValues>({ resolver: zodResolver(mappingFormSchema), defaultValues: initial });
+  const [saving, setSaving] = useState(false);
   const { errors } = form.formState;
   const values = useWatch({ control: form.control, name: 'columns' });
 
@@ -90,45 +92,48 @@ export function MappingStep({ columns, initial, onContinue, onCancel }: Props) {
   const formProblems = errors.columns?.root?.message ?? errors.columns?.message;
 
   return (
-    <form noValidate onSubmit={form.handleSubmit(onContinue)} className="space-y-4" aria-label="Map columns">
-      <Section title="Map columns to fields" actions={<SavedMappings columns={columns} form={form} />}>
-        <p className="mb-3 text-sm text-zinc-600">
-          Each column of the file fills one field of a contact. Suggestions come from the columns’ names; change any of them, or leave a
-          column out.
-        </p>
-        <FormAlert title="The mapping is not complete." messages={formProblems ? [formProblems] : []} />
-        <ImportTable caption="Columns of the file and the field each fills" headings={['Column', 'Sample values', 'Field', 'Phone type']}>
-          {columns.map((column, i) => (
-            <ColumnRow key={column.index} column={column} i={i} form={form} customFields={customFields} error={rowError(i)} />
-          ))}
-        </ImportTable>
-      </Section>
-      <Section title="For every row">
-        <div className="grid gap-4 sm:grid-cols-2">
-          <SelectField
-            label="Folder"
-            hint="Where rows go when the file has no folder column, or the row’s folder is empty."
-            options={[
-              { value: '', label: 'No folder' },
-              ...folders.map((f) => ({ value: f.id, label: f.parentId ? `— ${f.name}` : f.name })),
-            ]}
-            {...form.register('folder_id')}
-          />
-          <TextField
-            label="Tags to add"
-            hint="Separated by commas, e.g. “Trade show, 2026”."
-            autoComplete="off"
-            error={errors.tags?.message}
-            {...form.register('tags')}
-          />
+    <>
+      <form noValidate onSubmit={form.handleSubmit(onContinue)} className="space-y-4" aria-label="Map columns">
+        <Section title="Map columns to fields" actions={<SavedMappings columns={columns} form={form} onSave={() => setSaving(true)} />}>
+          <p className="mb-3 text-sm text-zinc-600">
+            Each column of the file fills one field of a contact. Suggestions come from the columns’ names; change any of them, or leave a
+            column out.
+          </p>
+          <FormAlert title="The mapping is not complete." messages={formProblems ? [formProblems] : []} />
+          <ImportTable caption="Columns of the file and the field each fills" headings={['Column', 'Sample values', 'Field', 'Phone type']}>
+            {columns.map((column, i) => (
+              <ColumnRow key={column.index} column={column} i={i} form={form} customFields={customFields} error={rowError(i)} />
+            ))}
+          </ImportTable>
+        </Section>
+        <Section title="For every row">
+          <div className="grid gap-4 sm:grid-cols-2">
+            <SelectField
+              label="Folder"
+              hint="Where rows go when the file has no folder column, or the row’s folder is empty."
+              options={[
+                { value: '', label: 'No folder' },
+                ...folders.map((f) => ({ value: f.id, label: f.parentId ? `— ${f.name}` : f.name })),
+              ]}
+              {...form.register('folder_id')}
+            />
+            <TextField
+              label="Tags to add"
+              hint="Separated by commas, e.g. “Trade show, 2026”."
+              autoComplete="off"
+              error={errors.tags?.message}
+              {...form.register('tags')}
+            />
+          </div>
+        </Section>
+        <div className="flex flex-wrap justify-end gap-2">
+          <Button onClick={onCancel}>Choose another file</Button>
+          <Button type="submit" variant="primary">
+            Continue to preview
+          </Button>
         </div>
-      </Section>
-      <div className="flex flex-wrap justify-end gap-2">
-        <Button onClick={onCancel}>Choose another file</Button>
-        <Button type="submit" variant="primary">
-          Continue to preview
-        </Button>
-      </div>
-    </form>
+      </form>
+      {saving && <SaveMappingDialog columns={columns} form={form} onClose={() => setSaving(false)} />}
+    </>
   );
 }

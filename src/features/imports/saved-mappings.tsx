@@ -12,7 +12,8 @@ import { fromSaved, toSaved, type MappingFormValues } from './mapping-schema';
 
 type Props = { columns: ImportColumn[]; form: UseFormReturn<MappingFormValues> };
 
-function SaveMappingDialog({ columns, form, onClose }: Props & { onClose: () => void }) {
+/** Rendered outside the mapping's own form: a form inside a form would submit both. */
+export function SaveMappingDialog({ columns, form, onClose }: Props & { onClose: () => void }) {
   const save = useSaveMapping();
   const { announce } = useStatus();
   const [name, setName] = useState('');
@@ -50,11 +51,10 @@ function SaveMappingDialog({ columns, form, onClose }: Props & { onClose: () => 
   );
 }
 
-/** "Use a saved mapping" (fills the fields of the columns it names) and "Save mapping" (by name). */
-export function SavedMappings({ columns, form }: Props) {
+/** "Use a saved mapping" (fills the fields of the columns it names) and "Save mapping" (asks for a name). */
+export function SavedMappings({ columns, form, onSave }: Props & { onSave: () => void }) {
   const saved = useQuery(savedMappingsQueryOptions());
   const { announce } = useStatus();
-  const [saving, setSaving] = useState(false);
   const mappings = saved.data ?? [];
 
   const use = (id: string) => {
@@ -74,10 +74,9 @@ export function SavedMappings({ columns, form }: Props) {
           onChange={(e) => use(e.target.value)}
         />
       )}
-      <Button size="sm" onClick={() => setSaving(true)}>
+      <Button size="sm" onClick={onSave}>
         Save mapping
       </Button>
-      {saving && <SaveMappingDialog columns={columns} form={form} onClose={() => setSaving(false)} />}
     </>
   );
 }
