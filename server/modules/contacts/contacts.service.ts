@@ -232,7 +232,13 @@ export async function updateContact(
 }
 
 /** Applies a body to a contact: its row, its details, their audit and activity. A body that changes nothing records nothing. */
-export async function applyUpdate(tx: Db, auth: AuthContext, contact: Contact, body: ContactInput & { transfer_to_user_id?: number }, at: string) {
+export async function applyUpdate(
+  tx: Db,
+  auth: AuthContext,
+  contact: Contact,
+  body: ContactInput & { transfer_to_user_id?: number },
+  at: string,
+) {
   await assertFolder(tx, auth.scope.orgId, body.category_id);
   const wanted = columnChanges(body);
   if (body.transfer_to_user_id !== undefined) {

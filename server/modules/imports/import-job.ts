@@ -26,8 +26,13 @@ import {
   writtenRowsAfter,
 } from './imports.repository.js';
 
-/** Rows per transaction: about a second of writing at most, so other requests' writes go between chunks. */
-export const IMPORT_CHUNK = 1_000;
+/** Rows per transaction: a short hold of the write lock, so other requests' writes (the dialer's) go between chunks. */
+export const IMPORT_CHUNK = 500;
+/**
+ * Rows between turns of the event loop within a chunk: better-sqlite3 answers synchronously, so a chunk that never
+ * yields would hold up every read of its process (the grid's list) until it commits (chunks.ts says the same).
+ */
+const ROWS_PER_TURN = 20;
 const LEASE_MS = 60_000;
 const POLL_MS = 500;
 const MAX_FAILURES = 5;
@@ -155,7 +160,8 @@ class ImportRun {
     const counts: Counts = { created: 0, updated: 0, skipped: 0, refused: 0 };
     const outcomes: RowOutcome[] = [];
     const at = now();
-    for (const m of mapped) {
+    for (const [i, m] of mapped.entries()) {
+      if (i % ROWS_PER_TURN === ROWS_PER_TURN - 1) await nextTurn();
       const outcome =
         'refused' in m ? refusedOutcome(m.row.row_no, m.refused) : await this.rowOutcome(tx, actor, imp, m.row.row_no, m.draft, known, at);
       counts[
@@ -259,7 +265,8 @@ class ImportRun {
     const at = now();
     let notRestored = 0;
     const outcomes: RowOutcome[] = [];
-    for (const row of rows) {
+    for (const [i, row] of rows.entries()) {
+      if (i % ROWS_PER_TURN === ROWS_PER_TURN - 1) await nextTurn();
       if (row.outcome === 'created' && row.contact_id) await undoCreated(tx, actor, row.contact_id, at);
       if (row.outcome !== 'updated' || !row.contact_id || !row.changes) continue;
       const undo = JSON.parse(row.changes) as UndoChanges;

@@ -146,29 +146,29 @@ export async function catalogOf(db: Db, orgId: number) {
  * the duplicates of a chunk of rows in two queries.
  */
 export async function contactsByKeys(db: Db, scope: Scope, emails: string[], phones: string[]) {
-  const scoped = <Q extends { where: (...a: any[]) => Q }>(q: Q): Q => {
-    let r = q.where('contacts.org_id', '=', scope.orgId).where('contacts.trashed', '=', 0);
-    if (scope.kind === 'team') r = r.where('contacts.owner_id', 'in', scope.memberIds);
-    return r;
-  };
+  const owners = scope.kind === 'team' ? scope.memberIds : null;
   const [byEmail, byPhone] = await Promise.all([
     emails.length
-      ? scoped(
-          db
-            .selectFrom('contact_emails')
-            .innerJoin('contacts', 'contacts.id', 'contact_emails.contact_id')
-            .select(['contacts.id', 'contact_emails.email_lc as key'])
-            .where('contact_emails.email_lc', 'in', emails),
-        ).execute()
+      ? db
+          .selectFrom('contact_emails')
+          .innerJoin('contacts', 'contacts.id', 'contact_emails.contact_id')
+          .select(['contacts.id', 'contact_emails.email_lc as key'])
+          .where('contact_emails.email_lc', 'in', emails)
+          .where('contacts.org_id', '=', scope.orgId)
+          .where('contacts.trashed', '=', 0)
+          .$if(owners !== null, (q) => q.where('contacts.owner_id', 'in', owners!))
+          .execute()
       : [],
     phones.length
-      ? scoped(
-          db
-            .selectFrom('contact_phones')
-            .innerJoin('contacts', 'contacts.id', 'contact_phones.contact_id')
-            .select(['contacts.id', 'contact_phones.phone_number as key'])
-            .where('contact_phones.phone_number', 'in', phones),
-        ).execute()
+      ? db
+          .selectFrom('contact_phones')
+          .innerJoin('contacts', 'contacts.id', 'contact_phones.contact_id')
+          .select(['contacts.id', 'contact_phones.phone_number as key'])
+          .where('contact_phones.phone_number', 'in', phones)
+          .where('contacts.org_id', '=', scope.orgId)
+          .where('contacts.trashed', '=', 0)
+          .$if(owners !== null, (q) => q.where('contacts.owner_id', 'in', owners!))
+          .execute()
       : [],
   ]);
   return { byEmail, byPhone };
