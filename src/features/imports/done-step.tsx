@@ -4,12 +4,11 @@ import { Link } from 'react-router';
 import { customFieldsQueryOptions } from '../../api/custom-fields';
 import { notRestoredQueryOptions, refusedCsvUrl, useUndoImport, type ImportRecord } from '../../api/imports';
 import { Button, buttonClass } from '../../components/ui/button';
-import { ConfirmDialog } from '../../components/ui/confirm-dialog';
+import { DeleteDialog } from '../../components/ui/delete-dialog';
 import { ErrorState } from '../../components/ui/error-state';
 import { ProgressBar } from '../../components/ui/progress-bar';
 import { Section } from '../../components/ui/section';
 import { Spinner } from '../../components/ui/spinner';
-import { useStatus } from '../../components/ui/status-message';
 import { errorMessage } from '../../lib/api-client';
 import { formatCount } from '../../lib/format';
 import { CountsList } from './import-counts';
@@ -64,7 +63,6 @@ function UndoResult({ record }: { record: ImportRecord }) {
 /** Step 5: what the import did, its refused rows as a CSV file, and undoing it (after a confirmation). */
 export function DoneStep({ record }: { record: ImportRecord }) {
   const undo = useUndoImport(record.id);
-  const { announce } = useStatus();
   const [asking, setAsking] = useState(false);
   const undone = record.status === 'undoing' || record.status === 'undone';
   const refused = record.counts.refused;
@@ -94,31 +92,22 @@ export function DoneStep({ record }: { record: ImportRecord }) {
         </div>
         {undone && <UndoResult record={record} />}
       </div>
-      <ConfirmDialog
-        open={asking}
-        title="Undo this import?"
+      {/* Not a delete, but the same ask-act-announce-close: the undo is queued, and its result shows below. */}
+      <DeleteDialog
+        item={asking ? record : null}
+        remove={undo}
+        idOf={() => undefined}
+        title={() => 'Undo this import?'}
         confirmLabel="Undo import"
-        busy={undo.isPending}
-        error={undo.error}
-        onCancel={() => {
-          undo.reset();
-          setAsking(false);
-        }}
-        onConfirm={() =>
-          undo.mutate(undefined, {
-            onSuccess: () => {
-              setAsking(false);
-              announce('Undoing the import…', 'info');
-            },
-          })
-        }
+        deleted={() => 'Undoing the import…'}
+        onClose={() => setAsking(false)}
       >
         <p>
           The {contacts(record.counts.created)} it created are removed
           {record.counts.updated > 0 ? `, and the ${contacts(record.counts.updated)} it updated get their earlier values back` : ''}. A
           value changed since the import is left as it is, and listed.
         </p>
-      </ConfirmDialog>
+      </DeleteDialog>
     </Section>
   );
 }

@@ -2,6 +2,7 @@ import { useId, useRef, useState, type DragEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { useUploadImport } from '../../api/imports';
 import { Button } from '../../components/ui/button';
+import { fileInputClass } from '../../components/ui/field';
 import { InlineError } from '../../components/ui/form-error';
 import { ProgressBar } from '../../components/ui/progress-bar';
 import { useStatus } from '../../components/ui/status-message';
@@ -76,7 +77,7 @@ export function UploadStep() {
           accept=".csv,.txt,.tsv,text/csv,text/plain,text/tab-separated-values"
           aria-describedby={hintId}
           disabled={upload.isPending}
-          className="block text-sm text-zinc-700 file:mr-3 file:rounded-md file:border file:border-zinc-300 file:bg-white file:px-3 file:py-1.5 file:text-sm"
+          className={fileInputClass}
           onChange={(e) => {
             const chosen = e.target.files?.[0];
             e.target.value = '';
