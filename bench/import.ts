@@ -149,18 +149,25 @@ async function measure(server: Awaited<ReturnType<typeof startServer>>, token: s
   });
   if (run.status !== 202) throw new Error(`run answered ${run.status}: ${await run.text()}`);
   let done = false;
+  const state = async () => {
+    // A kept-alive connection the server closed as it was reused answers ECONNRESET: ask again.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const reply = await fetch(`${server.url}/rest/1/imports/${id}`, { headers: auth });
+        return ((await reply.json()) as { import: { status: string; counts: object; rows_done: number } }).import;
+      } catch (error) {
+        if (attempt >= 5) throw error;
+      }
+    }
+  };
   const finished = (async () => {
     for (;;) {
-      const state = (await (await fetch(`${server.url}/rest/1/imports/${id}`, { headers: auth })).json()) as {
-        import: { status: string; counts: object; rows_done: number };
-      };
-      if (!['queued', 'running'].includes(state.import.status)) {
-        done = true;
-        return { ...state.import, seconds: (performance.now() - started) / 1000 };
-      }
+      const now = await state();
+      if (!['queued', 'running'].includes(now.status)) return { ...now, seconds: (performance.now() - started) / 1000 };
       await new Promise((r) => setTimeout(r, 100));
     }
-  })();
+  })().finally(() => (done = true));
+  finished.catch(() => undefined);
   const during = [];
   while (!done) {
     let n = 0;
