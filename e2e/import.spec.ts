@@ -101,7 +101,9 @@ test('import a messy CSV file: map, preview, dry run, run, read the refused rows
   // Back through past imports, and undo it.
   await page.getByRole('link', { name: 'Import', exact: true }).click();
   const history = page.getByRole('region', { name: 'Past imports' });
-  await expect(history.getByRole('row', { name: new RegExp(`trade-show-${u}`) })).toContainText('Imported');
+  const pastImport = history.getByRole('row', { name: new RegExp(`trade-show-${u}`) });
+  await expect(pastImport).toContainText('Imported');
+  await expect(pastImport.getByRole('cell')).toHaveText([/.+/, 'You', 'Imported', '4 rows', '2', '1', '0', '1']);
   await history.getByRole('link', { name: `trade-show-${u}.csv` }).click();
   await page.getByRole('button', { name: 'Undo import' }).click();
   const confirm = page.getByRole('alertdialog', { name: 'Undo this import?' });

@@ -7,6 +7,7 @@ import { Section } from '../../components/ui/section';
 import { Spinner } from '../../components/ui/spinner';
 import { errorMessage } from '../../lib/api-client';
 import { formatCount } from '../../lib/format';
+import { useSession } from '../auth/use-session';
 import { formatWhen } from './import-dates';
 import { ImportTable } from './import-table';
 
@@ -35,6 +36,9 @@ const HEADERS = ['File', 'When', 'Who', 'Status', 'Rows', 'Created', 'Updated', 
 /** Past imports, newest first (one's own; an admin sees the team's): each opens where it stands. */
 export function ImportsHistory() {
   const list = useQuery(importsQueryOptions());
+  /* A member sees only their own imports; a manager or the vendor the team's, named by the server. */
+  const { member } = useSession();
+  const who = (record: ImportRecord) => record.member_name || (member?.role === 'member' ? 'You' : '—');
   return (
     <Section title="Past imports">
       {list.isPending && <Spinner label="Loading past imports…" />}
@@ -55,7 +59,7 @@ export function ImportsHistory() {
                   </Link>
                 </th>
                 <td className="px-3 py-2 whitespace-nowrap">{formatWhen(record.created_at)}</td>
-                <td className="px-3 py-2">{record.member_name || '—'}</td>
+                <td className="px-3 py-2">{who(record)}</td>
                 <td className="px-3 py-2">{statusText(record)}</td>
                 <td className="px-3 py-2 tabular-nums">{formatCount(record.row_count, 'row', 'rows')}</td>
                 <td className="px-3 py-2 tabular-nums">{count(record.counts.created)}</td>
