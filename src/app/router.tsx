@@ -20,6 +20,11 @@ export function createAppRouter() {
       children: [
         { index: true, element: <Navigate to="/contacts" replace /> },
         { path: 'contacts', lazy: async () => ({ Component: (await import('./routes/contacts')).ContactsRoute }) },
+        { path: 'contacts/import', lazy: async () => ({ Component: (await import('./routes/contacts-import')).ContactsImportRoute }) },
+        {
+          path: 'contacts/imports/:id',
+          lazy: async () => ({ Component: (await import('./routes/contacts-import')).ContactsImportOneRoute }),
+        },
         { path: 'contacts/:id', lazy: async () => ({ Component: (await import('./routes/contact')).ContactRoute }) },
         { path: 'trash', lazy: async () => ({ Component: (await import('./routes/trash')).TrashRoute }) },
         { path: 'admin/tags', lazy: async () => ({ Component: (await import('./routes/admin-tags')).AdminTagsRoute }) },

@@ -25,6 +25,10 @@ export type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement> & {
   ref?: Ref<HTMLButtonElement>;
 };
 
+/** A button's look, for a link that acts as one (a way to another page). */
+export const buttonClass = (variant: ButtonVariant = 'secondary', size: ButtonSize = 'md') =>
+  `inline-flex shrink-0 items-center justify-center rounded-md font-medium whitespace-nowrap transition-colors ${variants[variant]} ${sizes[size]}`;
+
 export function Button({
   variant = 'secondary',
   size = 'md',
@@ -40,7 +44,7 @@ export function Button({
       type={type}
       disabled={disabled || busy}
       aria-busy={busy || undefined}
-      className={`inline-flex shrink-0 items-center justify-center rounded-md font-medium whitespace-nowrap transition-colors disabled:cursor-not-allowed ${variants[variant]} ${sizes[size]} ${className}`}
+      className={`${buttonClass(variant, size)} disabled:cursor-not-allowed ${className}`}
       {...rest}
     >
       {busy && <Spinner className="size-4" />}

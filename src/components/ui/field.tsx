@@ -111,6 +111,10 @@ export function SelectField({ label, error, hint, className, required, options, 
   );
 }
 
+/** A file input's look: its button drawn as the app's secondary button. */
+export const fileInputClass =
+  'block text-sm text-zinc-700 file:mr-3 file:rounded-md file:border file:border-zinc-300 file:bg-white file:px-3 file:py-1.5 file:text-sm';
+
 /** A bare select with a visually hidden or inline label (toolbars, pagers). */
 export function InlineSelect({
   label,

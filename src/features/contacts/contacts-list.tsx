@@ -1,10 +1,11 @@
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { Table } from '@tanstack/react-table';
 import { useEffect, useRef } from 'react';
+import { Link } from 'react-router';
 import type { ContactRecord } from '../../../server/contracts/contact-records';
 import type { ContactSortColumn } from '../../../server/contracts/contacts';
 import type { ContactListParams, ContactPage } from '../../api/contacts';
-import { Button } from '../../components/ui/button';
+import { Button, buttonClass } from '../../components/ui/button';
 import { EmptyState } from '../../components/ui/empty-state';
 import { ErrorState } from '../../components/ui/error-state';
 import { errorMessage } from '../../lib/api-client';
@@ -51,12 +52,21 @@ function Empty({
     <EmptyState
       title="No contacts yet"
       action={
-        <Button variant="primary" onClick={onNewContact}>
-          Add your first contact
-        </Button>
+        <div className="flex flex-wrap justify-center gap-2">
+          <Button variant="primary" onClick={onNewContact}>
+            Add your first contact
+          </Button>
+          <Link to="/contacts/import" className={buttonClass('secondary')}>
+            Import a CSV file
+          </Link>
+        </div>
       }
     >
-      Contacts you add or import appear here.
+      Contacts you add or{' '}
+      <Link to="/contacts/import" className="font-medium text-indigo-700 underline">
+        import
+      </Link>{' '}
+      appear here.
     </EmptyState>
   );
 }

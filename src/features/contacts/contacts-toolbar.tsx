@@ -1,10 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import type { Table } from '@tanstack/react-table';
 import { useEffect, useState } from 'react';
+import { Link } from 'react-router';
 import type { ContactRecord } from '../../../server/contracts/contact-records';
 import type { ContactListParams } from '../../api/contacts';
 import { tagsQueryOptions } from '../../api/tags';
-import { Button } from '../../components/ui/button';
+import { Button, buttonClass } from '../../components/ui/button';
 import { InlineSelect } from '../../components/ui/select';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { ColumnsMenu } from './columns-menu';
@@ -32,6 +33,13 @@ export function ContactsActions({ table, onNewContact, onDialAll, onExport }: Ac
     // Wraps on a phone: four buttons are wider than its screen.
     <div className="flex flex-wrap items-center gap-2">
       <ColumnsMenu table={table} />
+      <Link
+        to="/contacts/import"
+        className={buttonClass('secondary')}
+        title="Bring contacts in from a CSV file; past imports are listed there too"
+      >
+        Import
+      </Link>
       <Button onClick={onExport} disabled={!onExport} title="Download the contacts shown, every page of them, as a CSV file">
         Export
       </Button>

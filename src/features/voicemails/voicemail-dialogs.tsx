@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import { renameVoicemailBody } from '../../../server/contracts/voicemails';
 import { useDeleteVoicemail, useRenameVoicemail, VOICEMAIL_LIMITS, type VoicemailRecord } from '../../api/voicemails';
 import { DeleteDialog } from '../../components/ui/delete-dialog';
-import { TextField } from '../../components/ui/field';
+import { fileInputClass, TextField } from '../../components/ui/field';
 import { FormDialog } from '../../components/ui/form-dialog';
 import { applyServerErrors, FormAlert, labelled } from '../../components/ui/form-error';
 import { useStatus } from '../../components/ui/status-message';
@@ -98,7 +98,7 @@ export function UploadVoicemailDialog({ onClose }: { onClose: () => void }) {
           id={fileId}
           type="file"
           accept="audio/*"
-          className="block w-full text-sm text-zinc-700 file:mr-3 file:rounded-md file:border file:border-zinc-300 file:bg-white file:px-3 file:py-1.5 file:text-sm"
+          className={`${fileInputClass} w-full`}
           onChange={(e) => {
             const chosen = e.target.files?.[0] ?? null;
             setFile(chosen);
