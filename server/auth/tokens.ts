@@ -35,11 +35,12 @@ export async function issuePersonalToken(db: Db, key: Buffer, member: Pick<Membe
 const TOUCH_AFTER_SECONDS = 60;
 
 /**
- * Resolves a presented bearer token to its member in one query, or refuses it as unknown, revoked or expired. It reads
- * the store every time (no cache in the process), so a token revoked on any server is refused from the next request.
+ * Resolves a presented bearer token, by its SHA-256 (`sha256(token)`), to its member in one query, or refuses it as
+ * unknown, revoked or expired. It reads the store every time (no cache in the process), so a token revoked on any
+ * server is refused from the next request.
  */
-export async function memberForToken(store: Store, token: string): Promise<Member> {
-  const row = await findTokenHolder(store.db, sha256(token));
+export async function memberForToken(store: Store, tokenHash: string): Promise<Member> {
+  const row = await findTokenHolder(store.db, tokenHash);
   if (!row || row.revoked_at)
     throw new DomainError('unknown_token', 'The access token is not valid. Send a current token as "Authorization: Bearer <token>".');
   const at = now();
