@@ -35,8 +35,8 @@ export function authenticate(ctx: AuthenticateDeps): RequestHandler {
       if (!match)
         throw new ApiError(401, [{ code: Codes.malformedAuthorization, reason: 'The Authorization header must be "Bearer <token>".' }]);
       const hash = sha256(match[1]!);
-      const member = await memberForToken(ctx.store, hash);
-      req.auth = { member, via: 'bearer', scope: await scopeFor(db, member), credential: { kind: 'token', hash } };
+      const { member, catalogVersion } = await memberForToken(ctx.store, hash);
+      req.auth = { member, via: 'bearer', scope: await scopeFor(db, member), credential: { kind: 'token', hash }, catalogVersion };
       return next();
     }
     const candidates = sessionIdsOf(req);
