@@ -35,12 +35,17 @@ export function sendList(res: Response, key: string, items: object[], meta: Page
   );
 }
 
-/** `sendList` for items already serialized (record-cache.ts): the same bytes, without serializing them again. */
+/** What Express's `res.set('Content-Type', 'application/json')` and `res.send(<string>)` make of it, written as is. */
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * `sendList` for items already serialized (record-cache.ts): the same bytes, without serializing them again. Sent as
+ * bytes with the content type written whole: Express looks a type given as text up in its MIME table and parses it
+ * again to add the charset, for every answer.
+ */
 export function sendSerializedList(res: Response, key: string, items: string[], meta: PageMeta, extra: Record<string, unknown> = {}) {
-  res
-    .status(200)
-    .set('Content-Type', 'application/json')
-    .send(listBody(key, items, meta, extra));
+  res.status(200).setHeader('Content-Type', JSON_TYPE);
+  res.send(Buffer.from(listBody(key, items, meta, extra)));
 }
 
 /** The success envelope of a list around serialized items, as `JSON.stringify` would write the whole. */
