@@ -30,7 +30,14 @@ describe('listBody', () => {
     const items = [JSON.stringify({ name: 'Zoë 😀 Ünal' }), JSON.stringify({ notes: 'a\u2028b' })];
     const extra = { member_user_id: '7' };
     const text = listBody('contacts', items, meta, extra);
-    expect(listBytes('contacts', items.map((i) => Buffer.from(i)), meta, extra).equals(Buffer.from(text))).toBe(true);
+    expect(
+      listBytes(
+        'contacts',
+        items.map((i) => Buffer.from(i)),
+        meta,
+        extra,
+      ).equals(Buffer.from(text)),
+    ).toBe(true);
     expect(listBytes('contacts', items, meta, extra).toString()).toBe(text);
     expect(listBytes('contacts', [], meta).toString()).toBe(listBody('contacts', [], meta));
   });
