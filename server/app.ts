@@ -9,7 +9,7 @@ import { oauthRouter } from './auth/oauth.router.js';
 import type { Config } from './config.js';
 import { ping, type Store } from './db/database.js';
 import { notFound } from './lib/errors.js';
-import { notFoundRoute, parseBodies, renderErrors, requestLogging, stripTrailingSlash } from './lib/http.js';
+import { notFoundRoute, parseBodies, renderErrors, stripTrailingSlash, useRequestLogging } from './lib/http.js';
 import type { Logger } from './lib/logger.js';
 import type { RecordCache } from './lib/record-cache.js';
 import { accessTokensRouter } from './modules/tokens/tokens.router.js';
@@ -70,7 +70,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
   // API answers are private and never cached (below), so an ETag, a hash of every body, would buy nothing.
   // Static files keep theirs: express.static sets its own.
   app.set('etag', false);
-  app.use(requestLogging(logger));
+  useRequestLogging(app, logger);
   app.use(stripTrailingSlash);
   app.use(browserDefences(config.publicUrl.startsWith('https:')));
 
@@ -134,6 +134,31 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
  * served over it. The journeys in e2e/ fail on any CSP violation, so the app is known to work under it.
  */
 function browserDefences(https: boolean): RequestHandler {
+  const headers = fixedHeaders(helmetFor(https));
+  return (_req, res, next) => {
+    for (const [name, value] of headers) res.setHeader(name, value);
+    next();
+  };
+}
+
+/**
+ * The headers a middleware sets, found once by running it on a stand-in response: helmet's answer does not depend on
+ * the request (no nonces here), and as a chain of a dozen middlewares it cost every request more than the headers'
+ * writing does. Anything else it did would be lost, so it must set headers and call next, nothing more.
+ */
+function fixedHeaders(middleware: RequestHandler): [string, string][] {
+  const headers = new Map<string, string>();
+  let done = false;
+  const res = {
+    setHeader: (name: string, value: string) => headers.set(name, String(value)),
+    removeHeader: (name: string) => headers.delete(name),
+  };
+  middleware({} as never, res as never, () => (done = true));
+  if (!done) throw new Error('The browser defences did not run to the end on their own.');
+  return [...headers];
+}
+
+function helmetFor(https: boolean): RequestHandler {
   return helmet({
     contentSecurityPolicy: {
       useDefaults: false,

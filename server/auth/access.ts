@@ -13,7 +13,17 @@ export type Scope = { kind: 'organisation'; orgId: number } | { kind: 'team'; or
 /** What a request was let in with: the SHA-256 of its session id or of its token (open streams re-check it). */
 export type Credential = { kind: 'session' | 'token'; hash: string };
 
-export type AuthContext = { member: Member; via: 'bearer' | 'session'; scope: Scope; credential?: Credential };
+export type AuthContext = {
+  member: Member;
+  via: 'bearer' | 'session';
+  scope: Scope;
+  credential?: Credential;
+  /**
+   * The organisation's catalog version as read when the request was let in (a bearer token's look-up reads it in the
+   * same statement): kept contact records are checked against it (record-cache.ts). Absent: read it when needed.
+   */
+  catalogVersion?: number;
+};
 
 export async function scopeFor(db: Db, member: Member): Promise<Scope> {
   if (member.role === 'vendor') return { kind: 'organisation', orgId: member.org_id };

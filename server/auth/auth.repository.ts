@@ -54,6 +54,8 @@ export async function teamIdsWithHistory(db: Db, memberId: number): Promise<numb
 }
 
 export type TokenHolder = Member & {
+  /** The organisation's catalog version (db/versions.ts), read with the token: one statement fewer per request. */
+  catalog_version: number;
   token_id: number;
   token_kind: TokenKind;
   expires_at: string | null;
@@ -65,8 +67,10 @@ const tokenHolder = prepared<null, { hash: string }, TokenHolder>('token holder'
   db
     .selectFrom('access_tokens')
     .innerJoin('members', 'members.id', 'access_tokens.member_id')
+    .innerJoin('organisations', 'organisations.id', 'members.org_id')
     .selectAll('members')
     .select([
+      'organisations.catalog_version',
       'access_tokens.id as token_id',
       'access_tokens.kind as token_kind',
       'access_tokens.expires_at',
@@ -77,7 +81,7 @@ const tokenHolder = prepared<null, { hash: string }, TokenHolder>('token holder'
     .where('members.removed_at', 'is', null),
 );
 
-/** The member a token hash belongs to, with the token's expiry and revocation, in one query. */
+/** The member a token hash belongs to, with the token's expiry and revocation and its organisation's catalog version, in one query. */
 export const findTokenHolder = async (db: Db, hash: string): Promise<TokenHolder | undefined> => (await tokenHolder(db, null, { hash }))[0];
 
 export type NewToken = { grantId?: number; name?: string; expiresAt?: string };

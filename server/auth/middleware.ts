@@ -34,8 +34,9 @@ export function authenticate(ctx: AuthenticateDeps): RequestHandler {
       const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
       if (!match)
         throw new ApiError(401, [{ code: Codes.malformedAuthorization, reason: 'The Authorization header must be "Bearer <token>".' }]);
-      const member = await memberForToken(ctx.store, match[1]!);
-      req.auth = { member, via: 'bearer', scope: await scopeFor(db, member), credential: { kind: 'token', hash: sha256(match[1]!) } };
+      const hash = sha256(match[1]!);
+      const { member, catalogVersion } = await memberForToken(ctx.store, hash);
+      req.auth = { member, via: 'bearer', scope: await scopeFor(db, member), credential: { kind: 'token', hash }, catalogVersion };
       return next();
     }
     const candidates = sessionIdsOf(req);

@@ -35,11 +35,14 @@ export async function issuePersonalToken(db: Db, key: Buffer, member: Pick<Membe
 const TOUCH_AFTER_SECONDS = 60;
 
 /**
- * Resolves a presented bearer token to its member in one query, or refuses it as unknown, revoked or expired. It reads
- * the store every time (no cache in the process), so a token revoked on any server is refused from the next request.
+ * Resolves a presented bearer token, by its SHA-256 (`sha256(token)`), to its member in one query, or refuses it as
+ * unknown, revoked or expired. It reads the store every time (no cache in the process), so a token revoked on any
+ * server is refused from the next request. The same statement reads the organisation's catalog version, which the
+ * request's contact records are then checked against (record-cache.ts): read before any record is built, as the cache
+ * requires.
  */
-export async function memberForToken(store: Store, token: string): Promise<Member> {
-  const row = await findTokenHolder(store.db, sha256(token));
+export async function memberForToken(store: Store, tokenHash: string): Promise<{ member: Member; catalogVersion: number }> {
+  const row = await findTokenHolder(store.db, tokenHash);
   if (!row || row.revoked_at)
     throw new DomainError('unknown_token', 'The access token is not valid. Send a current token as "Authorization: Bearer <token>".');
   const at = now();
@@ -48,6 +51,14 @@ export async function memberForToken(store: Store, token: string): Promise<Membe
   const since = addSeconds(at, -TOUCH_AFTER_SECONDS);
   if (row.token_kind !== 'personal' && (!row.last_used_at || row.last_used_at <= since))
     await store.write((tx) => touchToken(tx, row.token_id, at, since));
-  const { expires_at: _expires, revoked_at: _revoked, token_id: _id, token_kind: _kind, last_used_at: _used, ...member } = row;
-  return member;
+  const {
+    expires_at: _expires,
+    revoked_at: _revoked,
+    token_id: _id,
+    token_kind: _kind,
+    last_used_at: _used,
+    catalog_version: catalogVersion,
+    ...member
+  } = row;
+  return { member, catalogVersion };
 }

@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import crypto from 'node:crypto';
-import express, { type ErrorRequestHandler, type Request, type RequestHandler } from 'express';
+import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler } from 'express';
 import qs from 'qs';
 import { CommitUncertain, isPostgresConstraintError, isPostgresTimeout, isPostgresUnavailable } from '../db/dialect.js';
 import { isSqliteError } from '../db/group-commit.js';
@@ -84,23 +84,42 @@ export const stripTrailingSlash: RequestHandler = (req, _res, next) => {
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
-/** A request id per request (the caller's X-Request-Id when it is sane), echoed back and on every log line. */
-export function requestLogging(logger: Logger): RequestHandler {
-  return (req, res, next) => {
+const ownLogger = Symbol('request logger');
+type LoggedRequest = Request & { [ownLogger]?: Logger };
+
+/**
+ * A request id per request (the caller's X-Request-Id when it is sane), echoed back and on every log line. The
+ * request's own logger (`req.log`, a pino child bound to the id) is made the first time a handler logs, not for every
+ * request; the line each request ends with is written only when the level lets it through, with the id beside it.
+ */
+export function useRequestLogging(app: Express, logger: Logger) {
+  // On the app's own request prototype (`app.request`): a getter there costs a request nothing until it is read.
+  Object.defineProperty(app.request, 'log', {
+    configurable: true,
+    get(this: LoggedRequest) {
+      return (this[ownLogger] ??= logger.child({ req_id: this.id }));
+    },
+    set(this: LoggedRequest, value: Logger) {
+      this[ownLogger] = value;
+    },
+  });
+  const lineEach = logger.isLevelEnabled('info');
+  app.use((req, res, next) => {
     const given = req.get('x-request-id');
     const id = given && REQUEST_ID.test(given) ? given : crypto.randomUUID();
-    const started = process.hrtime.bigint();
     req.id = id;
-    req.log = logger.child({ req_id: id });
     res.setHeader('X-Request-Id', id);
-    res.on('finish', () => {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      // The path only: query strings can carry codes and e-mail addresses.
-      const path = req.originalUrl.split('?')[0];
-      req.log.info({ method: req.method, path, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
-    });
+    if (lineEach) {
+      const started = process.hrtime.bigint();
+      res.on('finish', () => {
+        const ms = Number(process.hrtime.bigint() - started) / 1e6;
+        // The path only: query strings can carry codes and e-mail addresses.
+        const path = req.originalUrl.split('?')[0];
+        logger.info({ req_id: id, method: req.method, path, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
+      });
+    }
     next();
-  };
+  });
 }
 
 export function errorEnvelope(status: number, debugCodes: ApiError['debugCodes']) {

@@ -15,11 +15,15 @@
  * by the next list in every other. Contact ids are never reused (AUTOINCREMENT / identity).
  */
 
-type Entry = { version: number; catalog: number; json: string };
+type Entry<T> = { version: number; catalog: number; json: T };
 
-/** Serialized contact records by contact id, the least recently used dropped past `capacity`; 0 keeps none. */
-export class RecordCache {
-  private readonly entries = new Map<number, Entry>();
+/**
+ * Serialized contact records by contact id, the least recently used dropped past `capacity`; 0 keeps none. The server
+ * keeps each as its UTF-8 bytes (`RecordCache<Buffer>`): a page of them is then copied into the answer as it is, not
+ * joined as text and encoded again for every request.
+ */
+export class RecordCache<T = Buffer> {
+  private readonly entries = new Map<number, Entry<T>>();
 
   constructor(readonly capacity: number) {}
 
@@ -27,7 +31,7 @@ export class RecordCache {
     return this.entries.size;
   }
 
-  get(id: number, version: number, catalog: number): string | undefined {
+  get(id: number, version: number, catalog: number): T | undefined {
     const entry = this.entries.get(id);
     if (!entry || entry.version !== version || entry.catalog !== catalog) return undefined;
     // Map keeps insertion order: moving the entry to the end keeps the least recently used first.
@@ -36,7 +40,7 @@ export class RecordCache {
     return entry.json;
   }
 
-  set(id: number, version: number, catalog: number, json: string) {
+  set(id: number, version: number, catalog: number, json: T) {
     if (this.capacity === 0) return;
     this.entries.delete(id);
     this.entries.set(id, { version, catalog, json });

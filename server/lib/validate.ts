@@ -70,3 +70,33 @@ export function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<
   const problems = result.error.issues.map((issue) => describe(issue, nulled)).filter((d) => !seen.has(d.field) && seen.add(d.field));
   throw invalidFields(problems);
 }
+
+/** Parsed query strings kept per schema; past this many, the map starts again (a client's queries repeat: pages, filters). */
+const PARSED_QUERIES_KEPT = 1_000;
+const parsedQueries = new WeakMap<z.ZodType, Map<string, unknown>>();
+
+/**
+ * `parse` of a request's query string, kept by the string itself: a query schema's output depends on nothing else (no
+ * clock, no store), so the same string parses to the same value, and a list read page after page parses it once. The
+ * value is frozen, as every request that asks the same string shares it. A refused string is not kept.
+ */
+export function parseQuery<S extends z.ZodType>(schema: S, req: { url: string; query: unknown }): Readonly<z.output<S>> {
+  const at = req.url.indexOf('?');
+  const raw = at === -1 ? '' : req.url.slice(at + 1);
+  let kept = parsedQueries.get(schema);
+  if (!kept) parsedQueries.set(schema, (kept = new Map()));
+  const known = kept.get(raw);
+  if (known !== undefined) return known as z.output<S>;
+  const value = deepFreeze(parse(schema, req.query));
+  if (kept.size >= PARSED_QUERIES_KEPT) kept.clear();
+  kept.set(raw, value);
+  return value;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+}

@@ -16,7 +16,7 @@ import { paging } from '../../contracts/common.js';
 import { phoneNumberParam } from '../../contracts/dial-sessions.js';
 import { oneOfOne, pageMeta, sendList, sendNoContent, sendSerializedList, sendSuccess } from '../../lib/envelope.js';
 import { addSeconds, now, timestampOrZero } from '../../lib/time.js';
-import { parse } from '../../lib/validate.js';
+import { parse, parseQuery } from '../../lib/validate.js';
 import { listActivities, listAudit } from './contact-history.repository.js';
 import * as service from './contacts.service.js';
 import { deletePhoneNumber } from './phone-numbers.service.js';
@@ -27,7 +27,7 @@ export function contactsRouter(ctx: ContactsDeps): Router {
 
   router.get('/contacts', async (req, res) => {
     const auth = authOf(req);
-    const query = parse(listContactsQuery, req.query);
+    const query = parseQuery(listContactsQuery, req);
     const { records, total } = await service.listContacts(ctx, auth, query);
     sendSerializedList(res, 'contacts', records, pageMeta(query, total), {
       member_user_id: String(auth.member.id),
@@ -65,7 +65,7 @@ export function contactsRouter(ctx: ContactsDeps): Router {
   router.get('/contacts/:contact_id', async (req, res) => {
     const auth = authOf(req);
     const { contact_id } = parse(contactIdParam, req.params);
-    parse(paging, req.query);
+    parseQuery(paging, req);
     const { json, version } = await service.versionedRecord(ctx, auth, contact_id);
     res.set('ETag', service.etagOf(contact_id, version));
     sendSerializedList(res, 'contacts', [json], oneOfOne());

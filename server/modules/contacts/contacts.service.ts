@@ -27,7 +27,7 @@ import { contactRecords } from './contacts.serializer.js';
 import { lockKeys } from '../../db/locks.js';
 
 /** What the contact services need: the store, and this process's cache of serialized records. */
-export type ContactsDeps = { store: Store; records: RecordCache };
+export type ContactsDeps = { store: Store; records: RecordCache<Buffer> };
 
 export async function presentContacts(db: Db, contacts: records.RecordRow[]) {
   return contacts.length ? contactRecords(contacts, await records.loadDetails(db, contacts)) : [];
@@ -35,21 +35,23 @@ export async function presentContacts(db: Db, contacts: records.RecordRow[]) {
 
 /**
  * These contacts' records, serialized, in the order given: each from the record cache when it holds the contact
- * at its version, the rest built and kept. A contact deleted since its version was read is left out.
+ * at its version, the rest built and kept. A contact deleted since its version was read is left out. The catalog
+ * version is the one the request was let in with (`AuthContext.catalogVersion`), or read now: either way before any
+ * record is built.
  */
-async function serializedRecords(ctx: ContactsDeps, orgId: number, rows: records.PageRow[]): Promise<string[]> {
+async function serializedRecords(ctx: ContactsDeps, auth: AuthContext, rows: records.PageRow[]): Promise<Buffer[]> {
   if (!rows.length) return [];
   const { db } = ctx.store;
-  const catalog = await catalogVersion(db, orgId);
+  const catalog = auth.catalogVersion ?? (await catalogVersion(db, auth.scope.orgId));
   const kept = rows.map((row) => ctx.records.get(row.id, row.version, catalog));
   const missing = rows.filter((_, i) => kept[i] === undefined).map((row) => row.id);
-  if (!missing.length) return kept as string[];
+  if (!missing.length) return kept as Buffer[];
   // Read after the versions above, so what is built is at least as new as the versions it is kept under.
   const fresh = await records.recordRows(db, missing);
-  const built = new Map<number, string>();
+  const built = new Map<number, Buffer>();
   (await presentContacts(db, fresh)).forEach((record, i) => {
     const { id, version } = fresh[i]!;
-    const json = JSON.stringify(record);
+    const json = Buffer.from(JSON.stringify(record));
     ctx.records.set(id, version, catalog, json);
     built.set(id, json);
   });
@@ -67,18 +69,18 @@ export async function scopeOfOwner(db: Db, auth: AuthContext, ownerId: number | 
 export async function listContacts(ctx: ContactsDeps, auth: AuthContext, query: ListContactsQuery) {
   const scope = await scopeOfOwner(ctx.store.db, auth, query.owner_id, 'owner_id');
   const { rows, total } = await list.listContacts(ctx.store.db, scope, query);
-  return { records: await serializedRecords(ctx, auth.scope.orgId, rows), total };
+  return { records: await serializedRecords(ctx, auth, rows), total };
 }
 
 /** The serialized record of a contact the caller may see; anything else is "not found". */
 export async function contactRecord(ctx: ContactsDeps, auth: AuthContext, id: number): Promise<string> {
-  return (await versionedRecord(ctx, auth, id)).json;
+  return (await versionedRecord(ctx, auth, id)).json.toString();
 }
 
-/** The serialized record and the version it shows (its ETag: `etagOf`). */
-export async function versionedRecord(ctx: ContactsDeps, auth: AuthContext, id: number): Promise<{ json: string; version: number }> {
+/** The serialized record (its UTF-8 bytes) and the version it shows (its ETag: `etagOf`). */
+export async function versionedRecord(ctx: ContactsDeps, auth: AuthContext, id: number): Promise<{ json: Buffer; version: number }> {
   const rows = await repo.findVisibleVersions(ctx.store.db, auth.scope, [id]);
-  const [json] = await serializedRecords(ctx, auth.scope.orgId, rows);
+  const [json] = await serializedRecords(ctx, auth, rows);
   if (json === undefined || !rows[0]) throw notFound(`There is no contact ${id}.`);
   return { json, version: rows[0].version };
 }
@@ -95,7 +97,7 @@ export async function matchingRecords(
   auth: AuthContext,
   email: string | undefined,
   phone: string | undefined,
-): Promise<string[]> {
+): Promise<Buffer[]> {
   const ids = await repo.findMatches(
     ctx.store.db,
     auth.scope,
@@ -103,7 +105,7 @@ export async function matchingRecords(
     phone ? phoneDigits(phone) || null : null,
     10,
   );
-  return serializedRecords(ctx, auth.scope.orgId, await repo.findVisibleVersions(ctx.store.db, auth.scope, ids));
+  return serializedRecords(ctx, auth, await repo.findVisibleVersions(ctx.store.db, auth.scope, ids));
 }
 
 /** A contact the caller may see; anything else is "not found", whether it exists or not. */

@@ -9,7 +9,7 @@ import { RecordCache } from '../../lib/record-cache.js';
 
 describe('RecordCache', () => {
   it('answers a record only at the contact version and catalog version it was kept under', () => {
-    const cache = new RecordCache(10);
+    const cache = new RecordCache<string>(10);
     cache.set(1, 3, 7, '{"a":1}');
     expect(cache.get(1, 3, 7)).toBe('{"a":1}');
     expect(cache.get(1, 4, 7)).toBeUndefined();
@@ -21,7 +21,7 @@ describe('RecordCache', () => {
   });
 
   it('drops the least recently used record past its capacity', () => {
-    const cache = new RecordCache(2);
+    const cache = new RecordCache<string>(2);
     cache.set(1, 0, 0, 'one');
     cache.set(2, 0, 0, 'two');
     expect(cache.get(1, 0, 0)).toBe('one');
@@ -33,7 +33,7 @@ describe('RecordCache', () => {
   });
 
   it('keeps nothing with capacity 0', () => {
-    const cache = new RecordCache(0);
+    const cache = new RecordCache<string>(0);
     cache.set(1, 0, 0, 'one');
     expect(cache.get(1, 0, 0)).toBeUndefined();
     expect(cache.size).toBe(0);
