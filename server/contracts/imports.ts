@@ -140,6 +140,9 @@ export type ImportCounts = { created: number; updated: number; skipped: number; 
 
 export type ImportRecord = {
   id: number;
+  /** Who uploaded and ran it, and their name as the app shows a member (the username when it has none). */
+  member_id: number;
+  member_name: string;
   filename: string;
   byte_size: number;
   encoding: ImportEncoding;

@@ -17,7 +17,7 @@ export type PhoneType = ImportPhoneType;
 export type ImportFieldKey = ImportField;
 export type ImportColumn = ImportColumnRecord;
 /** The list leaves out the columns; the one import has them. */
-export type ImportRecord = Omit<FullImportRecord, 'columns'> & { columns?: ImportColumnRecord[]; member_name?: string };
+export type ImportRecord = Omit<FullImportRecord, 'columns'> & { columns?: ImportColumnRecord[] };
 export type ImportDetail = FullImportRecord;
 export type PreviewRow = ImportPreviewRecord['rows'][number];
 export type NotRestoredRecord = NotRestoredList['data'][number];

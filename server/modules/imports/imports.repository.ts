@@ -26,11 +26,25 @@ export const deleteImport = (tx: Db, id: number) => tx.deleteFrom('imports').whe
 export const findImport = (db: Db, id: number): Promise<ImportRow | undefined> =>
   db.selectFrom('imports').selectAll().where('id', '=', id).where('status', '!=', 'staging').executeTakeFirst();
 
+/** An import with the names of the member who made it (removed members keep theirs). */
+export type NamedImportRow = ImportRow & { member_first_name: string; member_last_name: string; member_username: string };
+
+const named = (db: Db) =>
+  db
+    .selectFrom('imports')
+    .innerJoin('members', 'members.id', 'imports.member_id')
+    .selectAll('imports')
+    .select(['members.first_name as member_first_name', 'members.last_name as member_last_name', 'members.username as member_username'])
+    .where('imports.status', '!=', 'staging');
+
+export const findNamedImport = (db: Db, id: number): Promise<NamedImportRow | undefined> =>
+  named(db).where('imports.id', '=', id).executeTakeFirst();
+
 /** Imports of the members a scope reaches, newest first. */
-export function listImports(db: Db, scope: Scope, limit: number): Promise<ImportRow[]> {
-  let q = db.selectFrom('imports').selectAll().where('org_id', '=', scope.orgId).where('status', '!=', 'staging');
-  if (scope.kind === 'team') q = q.where('member_id', 'in', scope.memberIds);
-  return q.orderBy('id', 'desc').limit(limit).execute();
+export function listImports(db: Db, scope: Scope, limit: number): Promise<NamedImportRow[]> {
+  let q = named(db).where('imports.org_id', '=', scope.orgId);
+  if (scope.kind === 'team') q = q.where('imports.member_id', 'in', scope.memberIds);
+  return q.orderBy('imports.id', 'desc').limit(limit).execute();
 }
 
 export async function updateImport(

@@ -15,6 +15,7 @@ import type { Db, Store } from '../../db/database.js';
 import type { LeaseLoop } from '../../lib/lease-loop.js';
 import { conflict, invalidFields, notFound, type FieldProblem } from '../../lib/errors.js';
 import { now } from '../../lib/time.js';
+import { displayName } from '../../auth/member-record.js';
 import { findContactRow } from '../contacts/contacts.repository.js';
 import { actorOf, keysOf, knownKeys, loadCatalog } from './import-job.js';
 import { type Draft, type ImportCatalog, mapRow } from './import-row.js';
@@ -25,14 +26,14 @@ import * as repo from './imports.repository.js';
 export type ImportsDeps = { store: Store; imports: Pick<LeaseLoop<repo.ImportRow>, 'nudge'> };
 
 /** An import the caller may see (its own, or a team member's for a manager, any for the vendor); else "not found". */
-export async function visibleImport(db: Db, auth: AuthContext, id: number): Promise<repo.ImportRow> {
-  const found = await repo.findImport(db, id);
+export async function visibleImport(db: Db, auth: AuthContext, id: number): Promise<repo.NamedImportRow> {
+  const found = await repo.findNamedImport(db, id);
   if (!found || !scopeIncludesMember(auth.scope, { id: found.member_id, org_id: found.org_id }))
     throw notFound(`There is no import ${id}.`);
   return found;
 }
 
-export function importRecord(imp: repo.ImportRow, customFields: { id: number; display_name: string }[]): ImportRecord {
+export function importRecord(imp: repo.NamedImportRow, customFields: { id: number; display_name: string }[]): ImportRecord {
   const header = JSON.parse(imp.header) as string[];
   const samples = JSON.parse(imp.samples) as string[][];
   const columns: ImportColumnRecord[] = header.map((h, index) => ({
@@ -43,6 +44,8 @@ export function importRecord(imp: repo.ImportRow, customFields: { id: number; di
   }));
   return {
     id: imp.id,
+    member_id: imp.member_id,
+    member_name: displayName({ first_name: imp.member_first_name, last_name: imp.member_last_name, username: imp.member_username }),
     filename: imp.filename,
     byte_size: Number(imp.byte_size),
     encoding: imp.encoding as ImportRecord['encoding'],

@@ -271,7 +271,12 @@ describe('preview, run, refused rows and undo', () => {
     expect((await elsewhere.get(`/rest/1/imports/${id}`)).status).toBe(404);
     expect((await outsider.post(`/rest/1/imports/${id}/undo`)).status).toBe(404);
     expect((await outsider.get(`/rest/1/imports/${id}/refused.csv`)).status).toBe(404);
-    expect((await vendor.get(`/rest/1/imports/${id}`)).status).toBe(200);
+    const seen = await vendor.get(`/rest/1/imports/${id}`);
+    expect(seen.status).toBe(200);
+    const who = { member_id: team.rep.id, member_name: `${team.rep.first_name} ${team.rep.last_name}`.trim() || team.rep.username };
+    expect(seen.body.import).toMatchObject(who);
+    const listed = (await vendor.get('/rest/1/imports')).body.data.find((i: { id: number }) => i.id === id);
+    expect(listed).toMatchObject(who);
     expect((await rep.get('/rest/1/imports')).body.data.map((i: { id: number }) => i.id)).toContain(id);
     expect((await outsider.get('/rest/1/imports')).body.data.map((i: { id: number }) => i.id)).not.toContain(id);
   });

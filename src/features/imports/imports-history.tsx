@@ -36,9 +36,9 @@ const HEADERS = ['File', 'When', 'Who', 'Status', 'Rows', 'Created', 'Updated', 
 /** Past imports, newest first (one's own; an admin sees the team's): each opens where it stands. */
 export function ImportsHistory() {
   const list = useQuery(importsQueryOptions());
-  /* A member sees only their own imports; a manager or the vendor the team's, named by the server. */
+  /* One's own imports are "You"; a manager or the vendor sees the team's, each named by the server. */
   const { member } = useSession();
-  const who = (record: ImportRecord) => record.member_name || (member?.role === 'member' ? 'You' : '—');
+  const who = (record: ImportRecord) => (member && String(record.member_id) === member.user_id ? 'You' : record.member_name);
   return (
     <Section title="Past imports">
       {list.isPending && <Spinner label="Loading past imports…" />}
