@@ -14,11 +14,12 @@ import type { RecordingStore } from '../../recordings/store.js';
 import { pruneBulkJobs } from '../bulk-jobs/bulk-jobs.repository.js';
 import { pruneDialEvents } from '../dial-sessions/dial-events.repository.js';
 import { pruneEmails } from '../emails/emails.repository.js';
+import { pruneImports } from '../imports/imports.repository.js';
 import { giveUpExpected } from '../recordings/recordings.repository.js';
 import { expireOldRecordings } from './recording-retention.js';
 
 /** How long what has served its purpose is kept (docs/store.md, "What is kept, and for how long"). */
-export const RETENTION_DAYS = { callbacks: 30, emails: 30, dialEvents: 7, bulkJobs: 30 } as const;
+export const RETENTION_DAYS = { callbacks: 30, emails: 30, dialEvents: 7, bulkJobs: 30, imports: 30 } as const;
 
 /** Rows per transaction: a few milliseconds of writing, so requests' writes go between chunks. */
 const CHUNK = 1_000;
@@ -40,6 +41,9 @@ const TASKS: Record<string, Task> = {
   signInCounts: (tx, atMs, limit) => pruneSignInCounts(tx, toTimestamp(new Date(atMs - WINDOW_SECONDS * 1000)), limit),
   oauthCodes: (tx, atMs, limit) => pruneUnusedCodes(tx, toTimestamp(new Date(atMs - DAY_MS)), limit),
   expectedRecordings: (tx, atMs, limit) => giveUpExpected(tx, atMs, limit),
+  /* An upload cut off a day ago will not go on; a finished import's rows serve its refused rows and its undo a month. */
+  imports: (tx, atMs, limit) =>
+    pruneImports(tx, toTimestamp(new Date(atMs - DAY_MS)), toTimestamp(new Date(atMs - RETENTION_DAYS.imports * DAY_MS)), limit),
 };
 
 /** Rows taken per kind of TASKS, and the recordings that went after their organisation's retention. */

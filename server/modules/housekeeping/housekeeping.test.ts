@@ -150,6 +150,7 @@ it('a pass deletes settled callbacks and e-mails, old dial events, finished jobs
     signInCounts: closedWindows,
     oauthCodes: 0,
     expectedRecordings: 0,
+    imports: 0,
     recordings: 0,
   });
   expect(old.outbox).toBe(1_501);
@@ -173,6 +174,61 @@ it('a pass deletes settled callbacks and e-mails, old dial events, finished jobs
     signInCounts: 0,
     oauthCodes: 0,
     expectedRecordings: 0,
+    imports: 0,
     recordings: 0,
   });
+});
+
+it('a pass lets go of imports a month after they ended and of uploads cut off a day ago, their rows a chunk at a time, and keeps the rest', async () => {
+  setClock(TODAY);
+  const imports: Record<string, number> = {};
+  const anImport = async (name: string, status: string, createdAt: string, endedAt: string | null, rows: number) => {
+    const { id } = await server.ctx.store.write((tx) =>
+      tx
+        .insertInto('imports')
+        .values({
+          org_id: team.rep.org_id,
+          member_id: team.rep.id,
+          filename: `${name}.csv`,
+          byte_size: 10,
+          encoding: 'utf-8',
+          delimiter: ',',
+          header: '["Name"]',
+          samples: '[[]]',
+          row_count: rows,
+          status,
+          created_at: createdAt,
+          finished_at: endedAt,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow(),
+    );
+    for (let from = 1; from <= rows; from += 500) {
+      const chunk = Array.from({ length: Math.min(500, rows - from + 1) }, (_, i) => ({
+        import_id: id,
+        row_no: from + i,
+        fields: '["x"]',
+      }));
+      await server.ctx.store.write((tx) => tx.insertInto('import_rows').values(chunk).execute());
+    }
+    imports[name] = id;
+  };
+  await anImport('doneLongAgo', 'done', '2026-09-01 10:00:00', '2026-09-01 10:05:00', 2_500);
+  await anImport('neverRunLongAgo', 'uploaded', '2026-09-02 10:00:00', null, 3);
+  await anImport('cutOffYesterday', 'staging', '2026-11-22 10:00:00', null, 4);
+  await anImport('doneLastWeek', 'done', '2026-11-16 10:00:00', '2026-11-16 10:05:00', 5);
+  await anImport('uploadingNow', 'staging', '2026-11-23 17:59:00', null, 6);
+  await anImport('runningLongAgo', 'running', '2026-09-03 10:00:00', null, 7);
+
+  const taken = await server.ctx.housekeeper.runOnce();
+  expect(taken.imports).toBe(2_500 + 3 + 4 + 3);
+  const left = await db().selectFrom('imports').select('id').where('id', 'in', Object.values(imports)).orderBy('id').execute();
+  expect(left.map((r) => r.id)).toEqual([imports.doneLastWeek, imports.uploadingNow, imports.runningLongAgo]);
+  const rowsLeft = await db()
+    .selectFrom('import_rows')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('import_id', 'in', Object.values(imports))
+    .executeTakeFirstOrThrow();
+  expect(Number(rowsLeft.n)).toBe(5 + 6 + 7);
+  expect((await server.ctx.housekeeper.runOnce()).imports).toBe(0);
 });

@@ -243,3 +243,34 @@ export const rowsNotRestored = (db: Db, importId: number, limit: number) =>
     .orderBy('row_no')
     .limit(limit)
     .execute();
+
+/**
+ * Housekeeping: one import whose time is up loses `limit` of its staged rows a call, and goes itself with its last:
+ * an upload cut off (still 'staging') since `stagingBefore`, and an import finished, undone or never run since
+ * `keptBefore`. Answers the rows taken (the import counting one), 0 when none is due.
+ */
+export async function pruneImports(tx: Db, stagingBefore: string, keptBefore: string, limit: number): Promise<number> {
+  const due = await tx
+    .selectFrom('imports')
+    .select('id')
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('status', '=', 'staging'), eb('created_at', '<', stagingBefore)]),
+        eb.and([eb('status', '=', 'uploaded'), eb('created_at', '<', keptBefore)]),
+        eb.and([eb('status', 'in', ['done', 'failed', 'undone']), eb(eb.fn.coalesce('undone_at', 'finished_at'), '<', keptBefore)]),
+      ]),
+    )
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst();
+  if (!due) return 0;
+  const firstRows = tx.selectFrom('import_rows').select('row_no').where('import_id', '=', due.id).orderBy('row_no').limit(limit);
+  const taken = Number(
+    (await tx.deleteFrom('import_rows').where('import_id', '=', due.id).where('row_no', 'in', firstRows).executeTakeFirst()).numDeletedRows,
+  );
+  if (taken < limit) {
+    await tx.deleteFrom('imports').where('id', '=', due.id).execute();
+    return taken + 1;
+  }
+  return taken;
+}
