@@ -182,7 +182,13 @@ it('a pass deletes settled callbacks and e-mails, old dial events, finished jobs
 it('a pass lets go of imports a month after they ended and of uploads cut off a day ago, their rows a chunk at a time, and keeps the rest', async () => {
   setClock(TODAY);
   const imports: Record<string, number> = {};
-  const anImport = async (name: string, status: string, createdAt: string, endedAt: string | null, rows: number) => {
+  const anImport = async (
+    name: string,
+    status: 'done' | 'uploaded' | 'staging' | 'running',
+    createdAt: string,
+    endedAt: string | null,
+    rows: number,
+  ) => {
     const { id } = await server.ctx.store.write((tx) =>
       tx
         .insertInto('imports')

@@ -44,6 +44,12 @@ async function* checkedBytes(source: AsyncIterable<Buffer>, limits: ImportLimits
   }
 }
 
+/** Where the first byte of a non-ASCII character is, or -1. */
+function firstHighByte(bytes: Uint8Array): number {
+  for (let i = 0; i < bytes.length; i++) if (bytes[i]! >= 0x80) return i;
+  return -1;
+}
+
 export const formatBytes = (n: number) =>
   n >= 1024 * 1024 ? `${Math.round((n / 1024 / 1024) * 10) / 10} MB` : `${Math.ceil(n / 1024)} KB`;
 
@@ -59,9 +65,21 @@ async function* decoded(bytes: AsyncGenerator<Buffer>, sniffed: { encoding?: Imp
   }
   let first = Buffer.concat(head);
   if (hasBom(first)) first = first.subarray(3);
-  const encoding = encodingOf(first);
-  const decoder = new TextDecoder(encoding, { fatal: encoding === 'utf-8' });
+  /*
+   * Bytes below 0x80 read the same in both encodings: a file whose first bytes are all such is decided by its first
+   * byte above (a name with an accent on row 5,000 of a Windows-1252 export), not taken for UTF-8 and refused there.
+   */
+  let decided = firstHighByte(first) >= 0 || next.done === true;
+  let encoding = encodingOf(first);
+  let decoder = new TextDecoder(encoding, { fatal: encoding === 'utf-8' });
   const decode = (chunk: Buffer, stream: boolean) => {
+    const high = decided ? -1 : firstHighByte(chunk);
+    if (high >= 0) {
+      decided = true;
+      encoding = encodingOf(chunk.subarray(high));
+      if (encoding === 'windows-1252') decoder = new TextDecoder(encoding);
+      sniffed.encoding = encoding;
+    }
     try {
       return decoder.decode(chunk, { stream });
     } catch {

@@ -108,6 +108,34 @@ describe('upload', () => {
     expect(record.columns[5]!.samples[0]).toBe('Met at the fair;\nwants a call back');
   });
 
+  it('reads a Windows-1252 file whose first accent comes after the bytes it sniffs, and a UTF-8 one alike', async () => {
+    const ascii = Array.from({ length: 60_000 }, (_, i) => `Person${i},Plain${i},p${i}@example.com`);
+    const tail = ['Jürgen,Ünal,jurgen.late@example.com'];
+    const text = ['First Name,Last Name,Email', ...ascii, ...tail].join('\r\n');
+    expect(Buffer.byteLength(text.slice(0, text.indexOf('ü')))).toBeGreaterThan(64 * 1024);
+    // This file is larger than the other tests' server takes: a server of its own, with the default limits.
+    const big = await serverWithTeam();
+    try {
+      for (const [bytes, encoding] of [
+        [win1252(text), 'windows-1252'],
+        [Buffer.from(text), 'utf-8'],
+      ] as const) {
+        const reply = await upload(big.api(big.team.rep), bytes);
+        expect(reply.status, reply.text).toBe(201);
+        expect(reply.body.import).toMatchObject({ encoding, row_count: 60_001 });
+        const last = await big.server.ctx.store.db
+          .selectFrom('import_rows')
+          .select('fields')
+          .where('import_id', '=', reply.body.import.id as number)
+          .where('row_no', '=', 60_001)
+          .executeTakeFirstOrThrow();
+        expect(JSON.parse(last.fields)).toEqual(['Jürgen', 'Ünal', 'jurgen.late@example.com']);
+      }
+    } finally {
+      await big.server.close();
+    }
+  }, 60_000);
+
   it('reads UTF-8 with a byte-order mark, commas and tabs', async () => {
     const utf8 = await upload(rep, `\uFEFFFirst Name,Last Name,Email Address\r\nZoë,"O""Brien, Jr",zoe@example.com\r\n`);
     expect(utf8.body.import).toMatchObject({ encoding: 'utf-8', delimiter: ',', row_count: 1 });
