@@ -267,7 +267,14 @@ class ImportRun {
     const outcomes: RowOutcome[] = [];
     for (const [i, row] of rows.entries()) {
       if (i % ROWS_PER_TURN === ROWS_PER_TURN - 1) await nextTurn();
-      if (row.outcome === 'created' && row.contact_id) await undoCreated(tx, actor, row.contact_id, at);
+      if (row.outcome === 'created' && row.contact_id) {
+        const kept = await undoCreated(tx, actor, row.contact_id, imp.finished_at, at);
+        if (kept) {
+          notRestored += 1;
+          outcomes.push({ ...row, changes: JSON.stringify({ not_restored: [kept] }) });
+        }
+        continue;
+      }
       if (row.outcome !== 'updated' || !row.contact_id || !row.changes) continue;
       const undo = JSON.parse(row.changes) as UndoChanges;
       const left = await undoUpdated(tx, actor, row.contact_id, undo, at);

@@ -1,3 +1,4 @@
+import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { AuthContext } from '../../auth/access.js';
 import type { CreateContactBody } from '../../contracts/contacts.js';
 import type { Db } from '../../db/database.js';
@@ -168,10 +169,32 @@ export async function applyPlan(tx: Db, auth: AuthContext, contact: Contact, pla
   });
 }
 
-/** Undoes a created contact: deleted for good, recorded as a hand deletion is. Answers false when it is gone already. */
-export async function undoCreated(tx: Db, auth: AuthContext, contactId: number, at: string): Promise<boolean> {
+/** A value an undo leaves, said as the import's mapping names its field, in words (no ids or stored codes). */
+function changedSince(column: string, now: unknown): NotRestored {
+  if (column === 'folder_id') return { field: 'folder', reason: 'moved to another folder since' };
+  if (column === 'do_not_call') return { field: 'do_not_call', reason: 'changed since' };
+  return { field: column, reason: `changed since to "${typeof now === 'string' || typeof now === 'number' ? now : ''}"` };
+}
+
+const spokenNumber = (digits: string) => parsePhoneNumberFromString(digits, 'US')?.formatNational() ?? digits;
+
+export type NotRestored = { field: string; reason: string };
+
+/**
+ * Undoes a created contact: deleted, recorded as a hand deletion is; unless it was edited after the import ended
+ * (`importEnded`), when it is kept and said so. Answers what was left, if anything.
+ */
+export async function undoCreated(
+  tx: Db,
+  auth: AuthContext,
+  contactId: number,
+  importEnded: string | null,
+  at: string,
+): Promise<NotRestored | null> {
   const contact = await findContactRow(tx, contactId);
-  if (!contact) return false;
+  if (!contact) return null;
+  if (importEnded && contact.updated_at > importEnded)
+    return { field: 'contact', reason: 'The contact was edited since the import, so it was kept.' };
   await recordChange(tx, {
     contactIds: [contactId],
     memberId: auth.member.id,
@@ -181,7 +204,7 @@ export async function undoCreated(tx: Db, auth: AuthContext, contactId: number, 
     audit: [{ action: 'delete', dataType: 'contact' }],
   });
   await deleteContactRows(tx, [contact]);
-  return true;
+  return null;
 }
 
 /**
@@ -196,7 +219,7 @@ export async function undoUpdated(tx: Db, auth: AuthContext, contactId: number, 
   for (const [column, { before, after }] of Object.entries(undo.fields)) {
     const now = contact[column as keyof Contact];
     if (now === after) changes[column] = before;
-    else notRestored.push({ field: column, reason: `changed since to "${now ?? ''}"` });
+    else notRestored.push(changedSince(column, now));
   }
   let touched = false;
   touched = (await undoPoints(tx, contactId, undo, notRestored)) || touched;
@@ -213,7 +236,7 @@ export async function undoUpdated(tx: Db, auth: AuthContext, contactId: number, 
   if (undo.note && undo.at) {
     const gone = await deleteNote(tx, contactId, undo.note, undo.at);
     if (Number(gone.numDeletedRows)) touched = true;
-    else notRestored.push({ field: 'note', reason: 'changed or deleted since' });
+    else notRestored.push({ field: 'notes', reason: 'changed or deleted since' });
   }
   if (Object.keys(changes).length || touched) {
     await updateContactRow(tx, contact, { changes, at, searchChanged: touched });
@@ -238,7 +261,8 @@ async function undoPoints(tx: Db, contactId: number, undo: UndoChanges, notResto
   for (const e of undo.emails)
     if (!goneEmails.some((g) => g.email_lc === e)) notRestored.push({ field: 'email', reason: `${e} changed or removed since` });
   for (const p of undo.phones)
-    if (!gonePhones.some((g) => g.phone_number === p)) notRestored.push({ field: 'phone', reason: `${p} changed or removed since` });
+    if (!gonePhones.some((g) => g.phone_number === p))
+      notRestored.push({ field: 'phone', reason: `${spokenNumber(p)} changed or removed since` });
   await deletePoints(
     tx,
     'contact_emails',
@@ -268,7 +292,7 @@ async function undoCustom(
   for (const { id, value } of undo.custom) {
     const now = current.find((c) => c.custom_field_id === id)?.value ?? null;
     if (now === value) touched = (await setCustomValue(tx, contactId, id, null)) || touched;
-    else notRestored.push({ field: `custom field ${id}`, reason: `changed since to "${now ?? ''}"` });
+    else notRestored.push({ field: `custom:${id}`, reason: `changed since to "${now ?? ''}"` });
   }
   return touched;
 }

@@ -96,13 +96,36 @@ export const writtenRowsAfter = (db: Db, importId: number, afterRowNo: number, l
 
 export type RowOutcome = Pick<StagedRow, 'row_no' | 'outcome' | 'contact_id' | 'reason' | 'changes'>;
 
+/** Outcomes per staged row, up to this many rows a statement (5 parameters each: under both stores' limits). */
+const OUTCOMES_PER_STATEMENT = 1_000;
+
+/**
+ * Writes the outcomes of staged rows, many rows a statement: an upsert on the rows' key that only ever updates (every
+ * row is staged already; `fields` is not touched), the same statement on both stores, instead of an UPDATE per row.
+ */
 export async function setRowOutcomes(tx: Db, importId: number, outcomes: RowOutcome[]): Promise<void> {
-  for (const o of outcomes) {
+  for (let i = 0; i < outcomes.length; i += OUTCOMES_PER_STATEMENT) {
     await tx
-      .updateTable('import_rows')
-      .set({ outcome: o.outcome, contact_id: o.contact_id, reason: o.reason, changes: o.changes })
-      .where('import_id', '=', importId)
-      .where('row_no', '=', o.row_no)
+      .insertInto('import_rows')
+      .values(
+        outcomes.slice(i, i + OUTCOMES_PER_STATEMENT).map((o) => ({
+          import_id: importId,
+          row_no: o.row_no,
+          fields: '',
+          outcome: o.outcome,
+          contact_id: o.contact_id,
+          reason: o.reason,
+          changes: o.changes,
+        })),
+      )
+      .onConflict((oc) =>
+        oc.columns(['import_id', 'row_no']).doUpdateSet((eb) => ({
+          outcome: eb.ref('excluded.outcome'),
+          contact_id: eb.ref('excluded.contact_id'),
+          reason: eb.ref('excluded.reason'),
+          changes: eb.ref('excluded.changes'),
+        })),
+      )
       .execute();
   }
 }
@@ -234,13 +257,22 @@ export const tagsByTitle = (db: Db, orgId: number, titlesLc: string[]) =>
     : Promise.resolve([]);
 
 /** Undo's report: the rows whose changes it could not all take back (their `changes` hold `not_restored`). */
+/** The rows an undo left values of, with their contact's names as they are now (one statement, none per row). */
 export const rowsNotRestored = (db: Db, importId: number, limit: number) =>
   db
     .selectFrom('import_rows')
-    .select(['contact_id', 'changes'])
-    .where('import_id', '=', importId)
-    .where('changes', 'like', '%"not_restored":[{%')
-    .orderBy('row_no')
+    .leftJoin('contacts', 'contacts.id', 'import_rows.contact_id')
+    .select([
+      'import_rows.contact_id',
+      'import_rows.changes',
+      'contacts.first_name',
+      'contacts.last_name',
+      'contacts.email',
+      'contacts.phone',
+    ])
+    .where('import_rows.import_id', '=', importId)
+    .where('import_rows.changes', 'like', '%"not_restored":[{%')
+    .orderBy('import_rows.row_no')
     .limit(limit)
     .execute();
 

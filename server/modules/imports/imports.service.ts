@@ -255,8 +255,7 @@ export async function notRestored(ctx: ImportsDeps, auth: AuthContext, id: numbe
   const rows = await repo.rowsNotRestored(db, id, 10_000);
   const out = [];
   for (const r of rows) {
-    const contact = r.contact_id ? await findContactRow(db, r.contact_id) : undefined;
-    const name = contact ? `${contact.first_name} ${contact.last_name}`.trim() || contact.email || contact.phone : '';
+    const name = `${r.first_name ?? ''} ${r.last_name ?? ''}`.trim() || r.email || r.phone || '';
     for (const n of (JSON.parse(r.changes!) as { not_restored: { field: string; reason: string }[] }).not_restored)
       out.push({ contact_id: r.contact_id ?? 0, name, field: n.field, reason: n.reason });
   }

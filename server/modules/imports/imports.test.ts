@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ImportMapping, ImportRecord } from '../../contracts/imports.js';
 import { type Db, openStore, type Store } from '../../db/database.js';
-import { nowMs } from '../../lib/clock.js';
+import { nowMs, resetClock, setClock } from '../../lib/clock.js';
 import { type Caller, serverWithTeam, type Team, type TestServer } from '../../test/harness.js';
 import { importTask } from './import-job.js';
 
@@ -309,23 +309,42 @@ describe('preview, run, refused rows and undo', () => {
     expect((await outsider.get('/rest/1/imports')).body.data.map((i: { id: number }) => i.id)).not.toContain(id);
   });
 
-  it('undoes: created contacts go, filled values return unless changed since, and says which', async () => {
+  it('undoes: created contacts go unless edited since, filled values return unless changed since, and says which', async () => {
+    // A minute after the import ended (the product's clock), so that what follows is "since" to the second.
+    setClock(new Date(nowMs() + 60_000));
     const jurgen = (await rep.get('/rest/1/contacts?search=jurgen@example.com')).body.contacts.contacts[0];
     // Changed since the import filled it: undo must leave it and say so.
     expect((await rep.put(`/rest/1/contacts/${jurgen.contact_user_id}`, { last_name: 'Unal' })).status).toBe(200);
+    // Created by the import and edited since: undo keeps it and says so.
+    const solo = (await rep.get('/rest/1/contacts?search=3125550111')).body.contacts.contacts[0];
+    expect((await rep.put(`/rest/1/contacts/${solo.contact_user_id}`, { last_name: 'Kept' })).status).toBe(200);
     const before = await contactTotal();
     const reply = await rep.post(`/rest/1/imports/${id}/undo`);
     expect(reply.status, reply.text).toBe(202);
-    expect(await finished(rep, id, /^(undone|failed)$/)).toMatchObject({ status: 'undone', not_restored: 1 });
-    expect(await contactTotal()).toBe(before - 2);
+    expect(await finished(rep, id, /^(undone|failed)$/)).toMatchObject({ status: 'undone', not_restored: 2 });
+    resetClock();
+    expect(await contactTotal()).toBe(before - 1);
+    expect((await rep.get(`/rest/1/contacts/${solo.contact_user_id}`)).body.contacts.contacts[0]).toMatchObject({
+      first_name: 'Solo',
+      last_name: 'Kept',
+    });
     const after = (await rep.get(`/rest/1/contacts/${jurgen.contact_user_id}`)).body.contacts.contacts[0];
     expect(after).toMatchObject({ first_name: 'Jurgen', last_name: 'Unal' });
     expect(after.primary_address.city ?? '').toBe('');
     expect(after.tags).toEqual([]);
     const left = await rep.get(`/rest/1/imports/${id}/not-restored`);
-    expect(left.body.data).toEqual([
-      { contact_id: Number(jurgen.contact_user_id), name: 'Jurgen Unal', field: 'last_name', reason: 'changed since to "Unal"' },
-    ]);
+    expect(left.body.data).toEqual(
+      expect.arrayContaining([
+        { contact_id: Number(jurgen.contact_user_id), name: 'Jurgen Unal', field: 'last_name', reason: 'changed since to "Unal"' },
+        {
+          contact_id: Number(solo.contact_user_id),
+          name: 'Solo Kept',
+          field: 'contact',
+          reason: 'The contact was edited since the import, so it was kept.',
+        },
+      ]),
+    );
+    expect(left.body.data).toHaveLength(2);
     expect((await rep.post(`/rest/1/imports/${id}/undo`)).status).toBe(409);
   });
 });

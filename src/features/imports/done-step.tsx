@@ -37,7 +37,10 @@ function NotRestored({ record }: { record: ImportRecord }) {
             <Link to={`/contacts/${encodeURIComponent(item.contact_id)}`} className="font-medium text-indigo-700 underline">
               {item.name || 'A contact without a name'}
             </Link>
-            : {fieldLabel(item.field, customFields)} — {item.reason}
+            :{' '}
+            {item.field === 'contact'
+              ? item.reason
+              : `${item.field === 'address' ? 'Address' : fieldLabel(item.field, customFields)} — ${item.reason}`}
           </li>
         ))}
       </ul>
