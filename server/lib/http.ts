@@ -147,6 +147,11 @@ export const renderErrors: ErrorRequestHandler = (error: unknown, req, res, _nex
     if (!res.headersSent) res.set(answer.headers).status(answer.status).json(answer.body);
     return;
   }
+  /* The client went away mid-request (an upload cancelled): there is nobody to answer, and nothing of ours failed. */
+  if (req.destroyed && (error as BodyParserError).code === 'ECONNRESET') {
+    (req.log ?? console).info({ err: error }, 'the client went away before its request was read');
+    return;
+  }
   const apiError = toApiError(error as BodyParserError);
   if (apiError.status >= 500) (req.log ?? console).error({ err: error }, 'request failed');
   if (res.headersSent) return;
