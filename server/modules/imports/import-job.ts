@@ -11,7 +11,16 @@ import type { Logger } from '../../lib/logger.js';
 import { now } from '../../lib/time.js';
 import { findContactRow } from '../contacts/contacts.repository.js';
 import { type Draft, type ImportCatalog, mapRow } from './import-row.js';
-import { applyPlan, createFromDrafts, planChanges, planUpdate, type UndoChanges, undoCreated, undoUpdated } from './import-write.js';
+import {
+  applyPlan,
+  createFromDrafts,
+  planChanges,
+  planUpdate,
+  type UndoChanges,
+  type UpdatePlan,
+  undoCreated,
+  undoUpdated,
+} from './import-write.js';
 import {
   anyOpenImport,
   catalogOf,
@@ -22,6 +31,7 @@ import {
   type RowOutcome,
   rowsAfter,
   setRowOutcomes,
+  tagsByTitle,
   updateImport,
   writtenRowsAfter,
 } from './imports.repository.js';
@@ -104,6 +114,8 @@ class ImportRun {
   private pending: PendingCreate[] = [];
   private pendingKeys = new Map<string, PendingCreate>();
   private afterFlush: (() => void)[] = [];
+  /** The chunk's tag titles (lower case) that the organisation had when the chunk began. */
+  private chunkTags = new Set<string>();
 
   constructor(
     private readonly store: Store,
@@ -167,6 +179,10 @@ class ImportRun {
         drafts.flatMap((d) => keysOf(d).map((k) => `${imp.org_id}:${k}`)),
       );
     const known = await knownKeys(tx, actor, drafts);
+    if (!imp.dry_run) {
+      const titles = [...new Set(drafts.flatMap((d) => d.tags.map((t) => t.toLowerCase())))];
+      this.chunkTags = new Set((await tagsByTitle(tx, imp.org_id, titles)).map((t) => t.title.toLowerCase()));
+    }
     for (const [k, v] of this.dryKeys) if (!known.has(k)) known.set(k, v);
     const counts: Counts = { created: 0, updated: 0, skipped: 0, refused: 0 };
     const outcomes: RowOutcome[] = [];
@@ -264,13 +280,22 @@ class ImportRun {
         changes: null,
       };
     if (!imp.dry_run) {
-      // Tags and drop-down options join the catalogue in the rows' order, as they did row by row.
-      if (plan.body.tags?.length || plan.body.custom_fields?.length) await this.flush(tx, actor, known);
+      if (this.catalogueOrderMatters(plan)) await this.flush(tx, actor, known);
       await applyPlan(tx, actor, contact, plan, at);
       remember(match);
     }
     const undo = imp.dry_run || this.created.has(match) ? null : JSON.stringify(plan.undo);
     return { row_no: rowNo, outcome: 'updated', contact_id: match, reason: differences, changes: undo };
+  }
+
+  /**
+   * Whether this update would add tags or drop-down options to the catalogue while new contacts written later would
+   * too: then those are written first, so that the catalogue gains them in the rows' order (titles, ids), as row by row.
+   */
+  private catalogueOrderMatters(plan: UpdatePlan): boolean {
+    const isNew = (title: string) => !this.chunkTags.has(title.toLowerCase());
+    const tags = (plan.body.tags ?? []).some(isNew) && this.pending.some((p) => p.draft.tags.some(isNew));
+    return tags || (!!plan.body.custom_fields?.length && this.pending.some((p) => p.draft.custom.length > 0));
   }
 
   /** Writes the chunk's pending new contacts in one batch, and gives their rows (and what waited for them) their ids. */
