@@ -60,6 +60,19 @@ const inserted = <R>([row]: R[]): R => {
 export const insertEmail = async (tx: Db, contactId: number, address: string): Promise<EmailRow> =>
   inserted(await emailInsert(tx, null, { contact_id: contactId, email_address: address, email_lc: address.toLowerCase() }));
 
+/** More e-mail addresses (not primary) for contacts, one statement: `insertEmail` for each. */
+export async function insertEmails(tx: Db, emails: { contactId: number; address: string }[]): Promise<void> {
+  for (let i = 0; i < emails.length; i += 500)
+    await tx
+      .insertInto('contact_emails')
+      .values(
+        emails
+          .slice(i, i + 500)
+          .map((e) => ({ contact_id: e.contactId, email_address: e.address, email_lc: e.address.toLowerCase(), is_primary: 0 })),
+      )
+      .execute();
+}
+
 export const updateEmail = (tx: Db, id: number, address: string): Promise<EmailRow> =>
   tx
     .updateTable('contact_emails')

@@ -5,6 +5,7 @@ import { prepared } from '../../db/prepared.js';
 import type { Contact } from '../../db/schema.js';
 import { type FieldProblem, invalidFields } from '../../lib/errors.js';
 import { addressOf, type ContactInput } from './contact-input.js';
+import { byColumns, ROWS_PER_STATEMENT } from './contact-rows.repository.js';
 
 /*
  * A contact's own detail rows as a create or update body gives them: phones, e-mails, address, names, answers,
@@ -288,4 +289,150 @@ export async function normaliseValue(tx: Db, field: { id: number; type_id: numbe
     default:
       return raw.length <= 5000 ? { value: raw } : { error: 'must be at most 5000 characters' };
   }
+}
+
+/* New contacts in a batch (an import's chunk): the same rows as `writeDetails` and `addNote` write for each of them, a
+ * multi-row statement per table (per set of columns given). */
+
+type NewDetails = { contact: Pick<Contact, 'id' | 'org_id'>; body: ContactInput };
+
+async function insertMany<T extends object>(rows: T[], insert: (rows: T[]) => Promise<unknown>): Promise<void> {
+  for (const group of byColumns(rows)) await insert(group);
+}
+
+/** What `writeDetails` writes for each of these new contacts (all of one organisation), table by table. */
+export async function writeNewDetails(tx: Db, items: NewDetails[], at: string): Promise<void> {
+  const phones: NewPhone[] = [];
+  const emails: NewEmail[] = [];
+  const addresses: Record<string, unknown>[] = [];
+  const morePhones: NewPhone[] = [];
+  for (const { contact, body } of items) {
+    const digits = body.phone === undefined ? undefined : phoneDigits(body.phone);
+    if (digits)
+      phones.push({
+        contact_id: contact.id,
+        phone_number: digits,
+        type: body.phone_type ?? 1,
+        label: body.phone_label ?? '',
+        is_primary: 1,
+      });
+    if (body.email) emails.push({ contact_id: contact.id, email_address: body.email, email_lc: body.email.toLowerCase(), is_primary: 1 });
+    const given = addressOf(body);
+    if (Object.keys(given).length) addresses.push({ contact_id: contact.id, ...given, type: 'home', is_primary: 1 });
+    const existing = new Set(digits ? [digits] : []);
+    for (const p of body.additional_phone ?? []) {
+      const number = phoneDigits(p.number);
+      if (existing.has(number)) continue;
+      existing.add(number);
+      morePhones.push({ contact_id: contact.id, phone_number: number, type: p.phone_type, label: p.phone_label, is_primary: 0 });
+    }
+  }
+  // Each contact's primary phone before its other phones, as `writeDetails` writes them.
+  await insertMany([...phones, ...morePhones], (rows) => tx.insertInto('contact_phones').values(rows).execute());
+  await insertMany(emails, (rows) => tx.insertInto('contact_emails').values(rows).execute());
+  await insertMany(addresses, (rows) =>
+    tx
+      .insertInto('contact_addresses')
+      .values(rows as never[])
+      .execute(),
+  );
+  const names = items.flatMap(({ contact, body }) => (body.additional_name ?? []).map((n) => ({ contact_id: contact.id, ...n })));
+  await insertMany(names, (rows) => tx.insertInto('contact_names').values(rows).execute());
+  const answers = items.flatMap(({ contact, body }) =>
+    body.question?.length && body.answer?.length
+      ? body.question.map((question, i) => ({ contact_id: contact.id, question, answer: body.answer![i] ?? '' }))
+      : [],
+  );
+  await insertMany(answers, (rows) => tx.insertInto('contact_answers').values(rows).execute());
+  const social = items.flatMap(({ contact, body }) => (body.social_accounts ?? []).map((s) => ({ contact_id: contact.id, ...s })));
+  await insertMany(social, (rows) => tx.insertInto('contact_social_accounts').values(rows).execute());
+  await attachNewTags(tx, items, at);
+  await writeNewCustomValues(tx, items, at);
+}
+
+/**
+ * The contacts' tags by title: the titles the organisation has not used join its catalogue once, in the order the
+ * contacts name them, each as the first contact to name it writes it (as `attachTags` for each contact in turn).
+ */
+async function attachNewTags(tx: Db, items: NewDetails[], at: string): Promise<void> {
+  const titles = new Map<string, string>();
+  const wanted = items.map(({ body }) => {
+    const own = new Map((body.tags ?? []).map((t) => [t.toLowerCase(), t]));
+    for (const [lc, title] of own) if (!titles.has(lc)) titles.set(lc, title);
+    return [...own.keys()];
+  });
+  if (!titles.size) return;
+  const orgId = items[0]!.contact.org_id;
+  const lcs = [...titles.keys()];
+  const ids = new Map<string, number>();
+  for (let i = 0; i < lcs.length; i += ROWS_PER_STATEMENT) {
+    const part = lcs.slice(i, i + ROWS_PER_STATEMENT);
+    await tx
+      .insertInto('tags')
+      .values(part.map((lc) => ({ org_id: orgId, title: titles.get(lc)!, title_lc: lc, created_at: at })))
+      .onConflict((oc) => oc.columns(['org_id', 'title_lc']).doNothing())
+      .execute();
+    const found = await tx
+      .selectFrom('tags')
+      .select(['id', 'title_lc'])
+      .where('org_id', '=', orgId)
+      .where('title_lc', 'in', part)
+      .execute();
+    for (const t of found) ids.set(t.title_lc, t.id);
+  }
+  const rows = items.flatMap(({ contact }, i) =>
+    wanted[i]!.flatMap((lc) => (ids.has(lc) ? [{ contact_id: contact.id, tag_id: ids.get(lc)! }] : [])),
+  );
+  await insertMany(rows, (part) =>
+    tx
+      .insertInto('contact_tags')
+      .values(part)
+      .onConflict((oc) => oc.columns(['contact_id', 'tag_id']).doNothing())
+      .execute(),
+  );
+}
+
+/**
+ * The contacts' custom values, each field found (or created) by name and each value checked once per chunk; a bad
+ * value refuses the batch as `writeCustomFields` refuses the contact it is in.
+ */
+async function writeNewCustomValues(tx: Db, items: NewDetails[], at: string): Promise<void> {
+  const fields = new Map<string, Awaited<ReturnType<typeof findOrCreateField>>>();
+  const checked = new Map<string, Checked>();
+  const rows: { contact_id: number; custom_field_id: number; value: string }[] = [];
+  for (const { contact, body } of items) {
+    const problems: FieldProblem[] = [];
+    const values = new Map<number, string | null>();
+    for (const [i, input] of (body.custom_fields ?? []).entries()) {
+      const nameLc = input.name.toLowerCase();
+      const field = fields.get(nameLc) ?? (await findOrCreateField(tx, contact.org_id, input, at));
+      fields.set(nameLc, field);
+      const key = `${field.id}:${input.value}`;
+      const result = checked.get(key) ?? (await normaliseValue(tx, field, input.value));
+      checked.set(key, result);
+      if ('error' in result) {
+        problems.push({
+          kind: 'invalid',
+          field: `custom_fields.${i}.value`,
+          reason: `custom_fields.${i}.value (${input.name}) ${result.error}.`,
+        });
+        continue;
+      }
+      values.set(field.id, result.value);
+    }
+    if (problems.length) throw invalidFields(problems);
+    for (const [fieldId, value] of values) if (value !== null) rows.push({ contact_id: contact.id, custom_field_id: fieldId, value });
+  }
+  await insertMany(rows, (part) => tx.insertInto('contact_custom_values').values(part).execute());
+}
+
+/** The contacts' notes (`addNote` for each), one statement. */
+export async function addNotes(
+  tx: Db,
+  notes: { contactId: number; body: string | undefined }[],
+  actorId: number,
+  at: string,
+): Promise<void> {
+  const rows = notes.flatMap((n) => (n.body ? [{ contact_id: n.contactId, author_id: actorId, body: n.body, created_at: at }] : []));
+  await insertMany(rows, (part) => tx.insertInto('contact_notes').values(part).execute());
 }

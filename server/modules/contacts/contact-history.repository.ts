@@ -56,6 +56,40 @@ export async function recordChange(
   if (rows.length) await db.insertInto('contact_audit').values(rows).execute();
 }
 
+/** New contacts' activity ("Contact created") and audit record (its id as the new value), one statement per table. */
+export async function recordCreated(db: Db, change: { contactIds: number[]; memberId: number; at: string }) {
+  const { contactIds, memberId, at } = change;
+  for (let i = 0; i < contactIds.length; i += 500) {
+    const ids = contactIds.slice(i, i + 500);
+    await db
+      .insertInto('contact_activities')
+      .values(
+        ids.map((id) => ({
+          contact_id: id,
+          member_id: memberId,
+          activity_type: ActivityType.created,
+          activity: 'Contact created',
+          created_at: at,
+        })),
+      )
+      .execute();
+    await db
+      .insertInto('contact_audit')
+      .values(
+        ids.map((id) => ({
+          contact_id: id,
+          member_id: memberId,
+          action: 'create' as const,
+          data_type: 'contact',
+          old_value: '',
+          new_value: String(id),
+          created_at: at,
+        })),
+      )
+      .execute();
+  }
+}
+
 type OneChange = { contactId: number; memberId: number; at: string; activity: number; text: string };
 type AuditColumns = { actions: AuditEntry['action'][]; dataTypes: string[]; olds: string[]; news: string[] };
 

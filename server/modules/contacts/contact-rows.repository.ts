@@ -63,6 +63,58 @@ export async function insertContact(tx: Db, values: NewContact): Promise<Contact
   return contact;
 }
 
+/** Rows per multi-row statement of a batch of new contacts or their details (well under either store's parameter limit). */
+export const ROWS_PER_STATEMENT = 500;
+
+/**
+ * Rows grouped by the columns they give, each group in the rows' order: a multi-row insert has one column list, and a
+ * column a row leaves out must take its default (SQLite has no DEFAULT in VALUES), so rows of different columns go in
+ * statements of their own. `consecutive` keeps runs in order (ids then follow the rows).
+ */
+export function byColumns<T extends object>(rows: T[], consecutive = false): T[][] {
+  const given = (r: T) => Object.fromEntries(Object.entries(r).filter(([, v]) => v !== undefined)) as T;
+  const groups: T[][] = [];
+  const open = new Map<string, T[]>();
+  let last = '';
+  for (const row of rows.map(given)) {
+    const key = Object.keys(row).sort().join(',');
+    const group = consecutive ? (key === last ? groups[groups.length - 1] : undefined) : open.get(key);
+    if (group && group.length < ROWS_PER_STATEMENT) group.push(row);
+    else {
+      groups.push([row]);
+      open.set(key, groups[groups.length - 1]!);
+    }
+    last = key;
+  }
+  return groups;
+}
+
+/**
+ * Inserts new contacts at version 0, a multi-row statement per run of rows with the same columns, and counts them
+ * (one change per partition): the contacts in the order given. Their search terms follow once their details are
+ * written (`indexNewContacts`).
+ */
+export async function insertContacts(tx: Db, values: NewContact[]): Promise<Contact[]> {
+  const contacts: Contact[] = [];
+  for (const run of byColumns(values, true)) {
+    const rows = await tx.insertInto('contacts').values(run).returningAll().execute();
+    if (rows.length !== run.length) throw new Error('Not every contact row was inserted.');
+    // Ids are given in the order of the VALUES (a sequence's nextval or SQLite's next rowid, row by row); RETURNING's
+    // own order is not promised by either store.
+    contacts.push(...rows.sort((a, b) => a.id - b.id));
+  }
+  await adjustCounts(tx, [], contacts);
+  return contacts;
+}
+
+/** New contacts are indexed for search (all their texts at once) from their rows at the end of the write's batch. */
+export const indexNewContacts = (tx: Db, contacts: Contact[]) =>
+  indexLater(
+    tx,
+    contacts.map((c) => c.id),
+    'new',
+  );
+
 /** A new contact is indexed for search from its rows once its details are written, at the end of the write's batch. */
 export const indexNewContact = (tx: Db, contact: Contact) => indexLater(tx, [contact.id], 'new');
 

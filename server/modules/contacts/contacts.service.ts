@@ -9,8 +9,8 @@ import { conflict, notFound, stale, unknownReference } from '../../lib/errors.js
 import { now, timestampOrZero } from '../../lib/time.js';
 import { catalogVersion } from '../../db/versions.js';
 import { findFolder } from '../folders/folders.repository.js';
-import { addNote, writeDetails } from './contact-details.repository.js';
-import { ActivityType, recordChange } from './contact-history.repository.js';
+import { addNote, addNotes, writeDetails, writeNewDetails } from './contact-details.repository.js';
+import { ActivityType, recordChange, recordCreated } from './contact-history.repository.js';
 import { auditChanges, columnChanges, type ContactInput, differing } from './contact-input.js';
 import * as list from './contact-list.repository.js';
 import * as records from './contact-records.repository.js';
@@ -18,7 +18,9 @@ import {
   deleteContactRows,
   detailKindsOf,
   indexNewContact,
+  indexNewContacts,
   insertContact,
+  insertContacts,
   setTrashed,
   updateContactRow,
 } from './contact-rows.repository.js';
@@ -182,6 +184,47 @@ export async function createContactIn(tx: Db, auth: AuthContext, body: CreateCon
     audit: [{ action: 'create', dataType: 'contact', new: String(contact.id) }],
   });
   return { id: contact.id, record: createdRecord(contact, body, 'created'), status: 'created' };
+}
+
+/**
+ * Creates contacts as `createContactIn` creates each (same rows, counts, search terms, activities and audit), a
+ * multi-row statement per table for all of them: an import's chunk. The caller has checked duplicates (in the store and
+ * among the bodies) and holds their keys; each body creates its own contact, owned by the caller. Answers the contacts
+ * in the order of the bodies.
+ */
+export async function createContactsBatch(tx: Db, auth: AuthContext, bodies: CreateContactBody[]): Promise<Contact[]> {
+  if (!bodies.length) return [];
+  if (bodies.some((b) => b.owner_id !== undefined || b.owner_username || !b.allow_duplicates))
+    throw new Error('A batch of new contacts is owned by its caller and checked for duplicates before.');
+  for (const folderId of new Set(bodies.map((b) => b.category_id))) await assertFolder(tx, auth.scope.orgId, folderId);
+  const at = now();
+  const owner = auth.member;
+  const contacts = await insertContacts(
+    tx,
+    bodies.map((body) => ({
+      ...columnChanges(body),
+      org_id: owner.org_id,
+      owner_id: owner.id,
+      source_id: body.source_id ?? null,
+      detail_kinds: detailKindsOf(body),
+      created_at: at,
+      updated_at: at,
+    })),
+  );
+  await writeNewDetails(
+    tx,
+    contacts.map((contact, i) => ({ contact, body: bodies[i]! })),
+    at,
+  );
+  await addNotes(
+    tx,
+    contacts.map((c, i) => ({ contactId: c.id, body: bodies[i]!.notes })),
+    auth.member.id,
+    at,
+  );
+  await indexNewContacts(tx, contacts);
+  await recordCreated(tx, { contactIds: contacts.map((c) => c.id), memberId: auth.member.id, at });
+  return contacts;
 }
 
 async function findDuplicate(tx: Db, orgId: number, ownerId: number, body: CreateContactBody) {

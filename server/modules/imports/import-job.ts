@@ -11,7 +11,16 @@ import type { Logger } from '../../lib/logger.js';
 import { now } from '../../lib/time.js';
 import { findContactRow } from '../contacts/contacts.repository.js';
 import { type Draft, type ImportCatalog, mapRow } from './import-row.js';
-import { applyPlan, createFromDraft, planChanges, planUpdate, type UndoChanges, undoCreated, undoUpdated } from './import-write.js';
+import {
+  applyPlan,
+  createFromDrafts,
+  planChanges,
+  planUpdate,
+  type UndoChanges,
+  type UpdatePlan,
+  undoCreated,
+  undoUpdated,
+} from './import-write.js';
 import {
   anyOpenImport,
   catalogOf,
@@ -22,6 +31,7 @@ import {
   type RowOutcome,
   rowsAfter,
   setRowOutcomes,
+  tagsByTitle,
   updateImport,
   writtenRowsAfter,
 } from './imports.repository.js';
@@ -92,11 +102,20 @@ export async function knownKeys(db: Db, auth: AuthContext, drafts: Draft[]): Pro
 
 type Counts = { created: number; updated: number; skipped: number; refused: number };
 
+/** A row of the chunk that creates a contact, written with the chunk's others in one batch (`flush`). */
+type PendingCreate = { draft: Draft; keys: string[]; outcome: RowOutcome };
+
 class ImportRun {
   /** A dry run's keys of rows it would create, across chunks (rebuilt from the rows done when a run resumes). */
   private dryKeys = new Map<string, number>();
   /** Contacts this run created: a later row of the file that updates one has nothing of its own to undo. */
   private created = new Set<number>();
+  /** The chunk's rows that create, not written yet; their keys; what waits for their ids (a later row skipped as their duplicate). */
+  private pending: PendingCreate[] = [];
+  private pendingKeys = new Map<string, PendingCreate>();
+  private afterFlush: (() => void)[] = [];
+  /** The chunk's tag titles (lower case) that the organisation had when the chunk began. */
+  private chunkTags = new Set<string>();
 
   constructor(
     private readonly store: Store,
@@ -141,6 +160,10 @@ class ImportRun {
   private async chunk(tx: Db, id: number): Promise<boolean> {
     const imp = await this.current(tx, id, 'running');
     if (!imp) return false;
+    // A chunk that failed before left nothing of it written (its transaction rolled back): nor anything pending here.
+    this.pending = [];
+    this.pendingKeys.clear();
+    this.afterFlush = [];
     const actor = await actorOf(tx, imp.member_id);
     if (!actor) return this.end(tx, imp, { status: 'failed', error: 'The member who started this import no longer exists.' });
     const rows = await rowsAfter(tx, id, imp.rows_done, IMPORT_CHUNK);
@@ -156,6 +179,10 @@ class ImportRun {
         drafts.flatMap((d) => keysOf(d).map((k) => `${imp.org_id}:${k}`)),
       );
     const known = await knownKeys(tx, actor, drafts);
+    if (!imp.dry_run) {
+      const titles = [...new Set(drafts.flatMap((d) => d.tags.map((t) => t.toLowerCase())))];
+      this.chunkTags = new Set((await tagsByTitle(tx, imp.org_id, titles)).map((t) => t.title.toLowerCase()));
+    }
     for (const [k, v] of this.dryKeys) if (!known.has(k)) known.set(k, v);
     const counts: Counts = { created: 0, updated: 0, skipped: 0, refused: 0 };
     const outcomes: RowOutcome[] = [];
@@ -175,6 +202,7 @@ class ImportRun {
       ]++;
       outcomes.push(outcome);
     }
+    await this.flush(tx, actor, known);
     await setRowOutcomes(tx, id, outcomes);
     const rowsDone = rows.length ? rows[rows.length - 1]!.row_no : imp.rows_done;
     const last = rows.length < IMPORT_CHUNK;
@@ -202,14 +230,35 @@ class ImportRun {
     at: string,
   ): Promise<RowOutcome> {
     const keys = keysOf(draft);
-    const match = keys.map((k) => known.get(k)).find((v) => v !== undefined);
-    const remember = (id: number) => keys.forEach((k) => known.has(k) || known.set(k, id));
+    let match = keys.map((k) => known.get(k) ?? this.pendingKeys.get(k)).find((v) => v !== undefined);
+    const remember = (id: number) => keys.forEach((k) => known.has(k) || this.pendingKeys.has(k) || known.set(k, id));
     if (match === undefined) {
-      const id = imp.dry_run ? -rowNo : await createFromDraft(tx, actor, draft);
-      remember(id);
-      this.created.add(id);
-      if (imp.dry_run) keys.forEach((k) => this.dryKeys.set(k, id));
-      return { row_no: rowNo, outcome: 'created', contact_id: id > 0 ? id : null, reason: null, changes: null };
+      const outcome: RowOutcome = { row_no: rowNo, outcome: 'created', contact_id: null, reason: null, changes: null };
+      if (imp.dry_run) {
+        remember(-rowNo);
+        this.created.add(-rowNo);
+        keys.forEach((k) => this.dryKeys.set(k, -rowNo));
+      } else {
+        // Written with the chunk's other new contacts (`flush`), which fills in its id.
+        const create = { draft, keys, outcome };
+        this.pending.push(create);
+        keys.forEach((k) => this.pendingKeys.set(k, create));
+      }
+      return outcome;
+    }
+    if (typeof match === 'object') {
+      if (imp.duplicates === 'skip') {
+        const outcome: RowOutcome = { row_no: rowNo, outcome: 'skipped', contact_id: null, reason: null, changes: null };
+        const of = match.outcome;
+        this.afterFlush.push(() => {
+          outcome.contact_id = of.contact_id;
+          outcome.reason = `Same e-mail or phone as contact ${of.contact_id}.`;
+        });
+        return outcome;
+      }
+      // Its duplicate is a contact created by an earlier row of the chunk: written first, so that this row updates it.
+      await this.flush(tx, actor, known);
+      match = match.outcome.contact_id!;
     }
     const contactId = match > 0 ? match : null;
     const dupOf = match > 0 ? `contact ${match}` : `row ${-match}`;
@@ -231,11 +280,43 @@ class ImportRun {
         changes: null,
       };
     if (!imp.dry_run) {
+      if (this.catalogueOrderMatters(plan)) await this.flush(tx, actor, known);
       await applyPlan(tx, actor, contact, plan, at);
       remember(match);
     }
     const undo = imp.dry_run || this.created.has(match) ? null : JSON.stringify(plan.undo);
     return { row_no: rowNo, outcome: 'updated', contact_id: match, reason: differences, changes: undo };
+  }
+
+  /**
+   * Whether this update would add tags or drop-down options to the catalogue while new contacts written later would
+   * too: then those are written first, so that the catalogue gains them in the rows' order (titles, ids), as row by row.
+   */
+  private catalogueOrderMatters(plan: UpdatePlan): boolean {
+    const isNew = (title: string) => !this.chunkTags.has(title.toLowerCase());
+    const tags = (plan.body.tags ?? []).some(isNew) && this.pending.some((p) => p.draft.tags.some(isNew));
+    return tags || (!!plan.body.custom_fields?.length && this.pending.some((p) => p.draft.custom.length > 0));
+  }
+
+  /** Writes the chunk's pending new contacts in one batch, and gives their rows (and what waited for them) their ids. */
+  private async flush(tx: Db, actor: AuthContext, known: Map<string, number>): Promise<void> {
+    const pending = this.pending;
+    this.pending = [];
+    this.pendingKeys.clear();
+    if (pending.length) {
+      const ids = await createFromDrafts(
+        tx,
+        actor,
+        pending.map((p) => p.draft),
+      );
+      pending.forEach((p, i) => {
+        const id = ids[i]!;
+        p.outcome.contact_id = id;
+        p.keys.forEach((k) => known.has(k) || known.set(k, id));
+        this.created.add(id);
+      });
+    }
+    for (const then of this.afterFlush.splice(0)) then();
   }
 
   private async rebuildDryKeys(imp: ImportRow) {

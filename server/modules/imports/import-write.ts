@@ -3,13 +3,13 @@ import type { AuthContext } from '../../auth/access.js';
 import type { CreateContactBody } from '../../contracts/contacts.js';
 import type { Db } from '../../db/database.js';
 import type { Contact } from '../../db/schema.js';
-import { deletePoints, emailsOf, insertEmail, phonesOf, setPrimary } from '../contact-details/contact-points.repository.js';
+import { deletePoints, emailsOf, insertEmail, insertEmails, phonesOf, setPrimary } from '../contact-details/contact-points.repository.js';
 import { setCustomValue } from '../contacts/contact-details.repository.js';
 import { ActivityType, recordChange } from '../contacts/contact-history.repository.js';
 import type { ContactInput } from '../contacts/contact-input.js';
 import { deleteContactRows, removeTagFromContacts, updateContactRow } from '../contacts/contact-rows.repository.js';
 import { findContactRow } from '../contacts/contacts.repository.js';
-import { applyUpdate, createContactIn } from '../contacts/contacts.service.js';
+import { applyUpdate, createContactIn, createContactsBatch } from '../contacts/contacts.service.js';
 import type { Draft } from './import-row.js';
 import { deleteAddress, deleteNote, detailsOf, tagsByTitle } from './imports.repository.js';
 
@@ -49,6 +49,16 @@ export async function createFromDraft(tx: Db, auth: AuthContext, draft: Draft): 
   // E-mails beyond the first: the create body has one; the rest are added as a contact's e-mails are.
   for (const email of draft.emails.slice(1)) await insertEmail(tx, created.id, email);
   return created.id;
+}
+
+/** New contacts from rows, in one batch (`createContactsBatch`), then their e-mails beyond the first: their ids in order. */
+export async function createFromDrafts(tx: Db, auth: AuthContext, drafts: Draft[]): Promise<number[]> {
+  const created = await createContactsBatch(tx, auth, drafts.map(createBody));
+  await insertEmails(
+    tx,
+    drafts.flatMap((d, i) => d.emails.slice(1).map((address) => ({ contactId: created[i]!.id, address }))),
+  );
+  return created.map((c) => c.id);
 }
 
 /** What an update of an existing contact adds or fills, what it found different (left as it is), and how to undo it. */

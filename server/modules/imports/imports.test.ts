@@ -294,6 +294,28 @@ describe('preview, run, refused rows and undo', () => {
     expect(lines.length).toBe(4);
   });
 
+  it('skips a row that repeats an earlier row of the file, naming the contact that row created', async () => {
+    const file = [
+      'Prénom;Nom;E-mail;Mobile;Ville;Notes',
+      'Ada;One;ada.skip@example.com;;;',
+      'Bea;Two;;4155550177;;',
+      'Ada;Again;ADA.SKIP@example.com;;;',
+    ];
+    const uploaded = (await upload(rep, file.join('\r\n'))).body.import.id as number;
+    const run = await rep.post(`/rest/1/imports/${uploaded}/run`, { mapping: MAPPING, duplicates: 'skip', dry_run: false });
+    expect(run.status, run.text).toBe(202);
+    expect(await finished(rep, uploaded)).toMatchObject({ status: 'done', counts: { created: 2, updated: 0, skipped: 1, refused: 0 } });
+    const rows = await db().selectFrom('import_rows').selectAll().where('import_id', '=', uploaded).orderBy('row_no').execute();
+    const ada = (await rep.get('/rest/1/contacts?search=ada.skip@example.com')).body.contacts.contacts[0];
+    expect(rows.map((r) => [r.outcome, r.contact_id])).toEqual([
+      ['created', Number(ada.contact_user_id)],
+      ['created', rows[1]!.contact_id],
+      ['skipped', Number(ada.contact_user_id)],
+    ]);
+    expect(rows[1]!.contact_id).toBeGreaterThan(Number(ada.contact_user_id));
+    expect(rows[2]!.reason).toBe(`Same e-mail or phone as contact ${ada.contact_user_id}.`);
+  });
+
   it('keeps imports to those who may see them', async () => {
     expect((await outsider.get(`/rest/1/imports/${id}`)).status).toBe(404);
     expect((await elsewhere.get(`/rest/1/imports/${id}`)).status).toBe(404);
