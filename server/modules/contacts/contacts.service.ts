@@ -4,7 +4,7 @@ import type { RecordCache } from '../../lib/record-cache.js';
 import type { CreatedContactRecord } from '../../contracts/contact-records.js';
 import { type CreateContactBody, type ListContactsQuery, phoneDigits, type UpdateContactBody } from '../../contracts/contacts.js';
 import type { Db, Store } from '../../db/database.js';
-import type { Contact } from '../../db/schema.js';
+import type { Contact, Member } from '../../db/schema.js';
 import { conflict, notFound, stale, unknownReference } from '../../lib/errors.js';
 import { now, timestampOrZero } from '../../lib/time.js';
 import { catalogVersion } from '../../db/versions.js';
@@ -163,15 +163,7 @@ export async function createContactIn(tx: Db, auth: AuthContext, body: CreateCon
     return { id: updated.id, record: createdRecord(updated, body, 'updated'), status: 'updated' };
   }
   const at = now();
-  const contact = await insertContact(tx, {
-    ...columnChanges(body),
-    org_id: owner.org_id,
-    owner_id: owner.id,
-    source_id: body.source_id ?? null,
-    detail_kinds: detailKindsOf(body),
-    created_at: at,
-    updated_at: at,
-  });
+  const contact = await insertContact(tx, newContactRow(body, owner, at));
   await writeDetails(tx, { contact, body, at, isNew: true });
   await addNote(tx, contact.id, body.notes, auth.member.id, at);
   await indexNewContact(tx, contact);
@@ -185,6 +177,17 @@ export async function createContactIn(tx: Db, auth: AuthContext, body: CreateCon
   });
   return { id: contact.id, record: createdRecord(contact, body, 'created'), status: 'created' };
 }
+
+/** The contact row a create body makes, owned by `owner`, made `at`. */
+const newContactRow = (body: CreateContactBody, owner: Pick<Member, 'org_id' | 'id'>, at: string) => ({
+  ...columnChanges(body),
+  org_id: owner.org_id,
+  owner_id: owner.id,
+  source_id: body.source_id ?? null,
+  detail_kinds: detailKindsOf(body),
+  created_at: at,
+  updated_at: at,
+});
 
 /**
  * Creates contacts as `createContactIn` creates each (same rows, counts, search terms, activities and audit), a
@@ -201,15 +204,7 @@ export async function createContactsBatch(tx: Db, auth: AuthContext, bodies: Cre
   const owner = auth.member;
   const contacts = await insertContacts(
     tx,
-    bodies.map((body) => ({
-      ...columnChanges(body),
-      org_id: owner.org_id,
-      owner_id: owner.id,
-      source_id: body.source_id ?? null,
-      detail_kinds: detailKindsOf(body),
-      created_at: at,
-      updated_at: at,
-    })),
+    bodies.map((body) => newContactRow(body, owner, at)),
   );
   await writeNewDetails(
     tx,
