@@ -241,6 +241,8 @@ test('preview mode from the grid: skip, call, hang up, disposition, end', async 
   await expect(status).toContainText('Call ended');
   // Dispositions have digit shortcuts: 9 is "Call Back". Focus then rests on the call status.
   await expect(page.getByRole('button', { name: 'Call Back' })).toHaveAttribute('aria-keyshortcuts', '9');
+  // The shortcut works once the buttons do: a key pressed while they are still disabled does nothing, as a click.
+  await expect(page.getByRole('button', { name: 'Call Back' })).toBeEnabled();
   await page.keyboard.press('9');
   await expect(queueEntry(page, pia.name)).toContainText('Call Back');
   await expect(status).toBeFocused();
