@@ -5,12 +5,11 @@
  * (GET /rest/1/contacts/export) read to its end. Prints rows/s and the server's peak resident memory before and after,
  * which stays flat however many rows the export writes (it streams chunks of 1,000; docs/api.md, "Export").
  */
-import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { personalToken } from '../server/auth/tokens.js';
 import { openStore } from '../server/db/database.js';
 import { loadAverage } from './dial-load.js';
-import { startServer } from './http.js';
+import { peakRssMb, startServer } from './http.js';
 import { createTeam, loadContacts } from './load.js';
 import { postgresBenchStore, sqliteBenchStore } from './store.js';
 
@@ -23,16 +22,6 @@ const { values: args } = parseArgs({
   },
 });
 const log = (line: string) => process.stdout.write(`${line}\n`);
-
-/** A process's peak resident set (VmHWM) in MB; NaN where /proc is missing. */
-function peakRssMb(pid: number): number {
-  try {
-    const kb = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-    return kb ? Number(kb) / 1024 : NaN;
-  } catch {
-    return NaN;
-  }
-}
 
 /** Reads the export to its end, counting its records (the loader writes no line breaks inside cells). */
 async function readExport(url: string, token: string): Promise<{ rows: number; bytes: number; ms: number }> {

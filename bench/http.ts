@@ -50,6 +50,16 @@ export function cpuOfTree(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10 + childrenOf(pid).reduce((sum, child) => sum + cpuOfTree(child), 0);
 }
 
+/** A process's peak resident set (VmHWM) in MB; NaN where /proc is missing. */
+export function peakRssMb(pid: number): number {
+  try {
+    const kb = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb ? Number(kb) / 1024 : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
 function childrenOf(pid: number): number[] {
   try {
     return execFileSync('pgrep', ['-P', String(pid)])

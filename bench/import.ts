@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 import { personalToken } from '../server/auth/tokens.js';
 import { openStore } from '../server/db/database.js';
 import { loadAverage } from './dial-load.js';
-import { runScenario, startServer } from './http.js';
+import { peakRssMb, runScenario, startServer } from './http.js';
 import { createTeam, identityOf, loadContacts } from './load.js';
 import { postgresBenchStore, sqliteBenchStore } from './store.js';
 
@@ -30,15 +30,6 @@ const { values: args } = parseArgs({
 });
 const log = (line: string) => process.stdout.write(`${line}\n`);
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
-
-function peakRssMb(pid: number): number {
-  try {
-    const kb = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-    return kb ? Number(kb) / 1024 : NaN;
-  } catch {
-    return NaN;
-  }
-}
 
 /** Windows-1252 bytes of text that has only Latin-1 letters and the euro sign. */
 const win1252 = (text: string) => Buffer.from(text.replace(/€/g, '\x80'), 'latin1');
