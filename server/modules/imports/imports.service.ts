@@ -33,15 +33,8 @@ export async function visibleImport(db: Db, auth: AuthContext, id: number): Prom
   return found;
 }
 
-export function importRecord(imp: repo.NamedImportRow, customFields: { id: number; display_name: string }[]): ImportRecord {
-  const header = JSON.parse(imp.header) as string[];
-  const samples = JSON.parse(imp.samples) as string[][];
-  const columns: ImportColumnRecord[] = header.map((h, index) => ({
-    index,
-    header: h,
-    samples: samples[index] ?? [],
-    suggestion: suggestField(h, customFields),
-  }));
+/** An import as listed: everything but its columns (their samples and suggestions are for the one import's page). */
+function importSummary(imp: repo.NamedImportRow): Omit<ImportRecord, 'columns'> {
   return {
     id: imp.id,
     member_id: imp.member_id,
@@ -63,8 +56,19 @@ export function importRecord(imp: repo.NamedImportRow, customFields: { id: numbe
     undone_at: imp.undone_at,
     not_restored: imp.not_restored,
     error: imp.error,
-    columns,
   };
+}
+
+export function importRecord(imp: repo.NamedImportRow, customFields: { id: number; display_name: string }[]): ImportRecord {
+  const header = JSON.parse(imp.header) as string[];
+  const samples = JSON.parse(imp.samples) as string[][];
+  const columns: ImportColumnRecord[] = header.map((h, index) => ({
+    index,
+    header: h,
+    samples: samples[index] ?? [],
+    suggestion: suggestField(h, customFields),
+  }));
+  return { ...importSummary(imp), columns };
 }
 
 export async function getImport(ctx: ImportsDeps, auth: AuthContext, id: number): Promise<ImportRecord> {
@@ -75,10 +79,7 @@ export async function getImport(ctx: ImportsDeps, auth: AuthContext, id: number)
 
 export async function listImports(ctx: ImportsDeps, auth: AuthContext) {
   const rows = await repo.listImports(ctx.store.db, auth.scope, 200);
-  return rows.map((r) => {
-    const { columns: _columns, ...rest } = importRecord(r, []);
-    return rest;
-  });
+  return rows.map(importSummary);
 }
 
 /** A mapping that fits the file and the team's catalogue; each misfit a 400 naming its place. */
