@@ -1,7 +1,7 @@
 /*
  * npm run bench [-- --contacts N --members M --duration S --warmup S --connections C --keep] [--database postgres://…]
  *               [--only dialer|calls|contacts|search|floor] [--floor-rounds R] [--floor-scenarios list,get] [--creations N --dial-sessions N --dial-contacts N]
- *               [--call-sessions N --call-contacts N]
+ *               [--call-sessions N --call-contacts N] [--scenarios list,create,…]
  * Loads a fresh store, runs the real server against it with autocannon, then times the same list query on
  * the store directly, so the HTTP overhead can be told apart from the query's own cost. Last come the dialer's
  * benchmarks (bench/dialer.ts); `--only dialer` loads the store and runs those alone (and stops). Then the calls' recordings and
@@ -43,6 +43,7 @@ const { values: args } = parseArgs({
     only: { type: 'string' },
     'floor-rounds': { type: 'string', default: '2' },
     'floor-scenarios': { type: 'string' },
+    scenarios: { type: 'string' },
     database: { type: 'string' },
     creations: { type: 'string', default: '30' },
     'dial-sessions': { type: 'string', default: '100' },
@@ -343,6 +344,16 @@ async function runContactScenarios(bench: BenchStore, team: Team, token: string)
     }
   };
   if (args.only === 'floor') return floor();
+  // --scenarios list,create: only those, on one server, then their table (to profile one with BENCH_CPU_PROF).
+  if (args.scenarios) {
+    const named = args.scenarios.split(',');
+    await runOn(
+      {},
+      [list, get, byName, searchName, searchNumber, create, update, phoneAdd, tagAdd].filter((s) => named.includes(s.name)),
+    );
+    printResults(results);
+    return;
+  }
   await runOn({}, [list, get, byName, searchName, searchNumber, create, update, phoneAdd, tagAdd]);
   await runOn({ RECORD_CACHE_SIZE: '0' }, [
     { ...list, name: 'list-cold' },
