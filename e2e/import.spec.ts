@@ -171,4 +171,15 @@ test('the upload shows its progress and can be cancelled; a saved mapping fills 
   await expect(
     page.getByRole('table', { name: 'The first rows as they will be stored' }).getByRole('row', { name: /Grace Hopper/ }),
   ).toContainText(`grace.${u}@example.com`);
+
+  // The saved mapping can be deleted (after a confirmation), and is then no longer offered.
+  await page.getByRole('button', { name: 'Back to mapping' }).click();
+  await page.getByRole('button', { name: 'Saved mappings…' }).click();
+  const saved = page.getByRole('dialog', { name: 'Saved mappings' });
+  await saved.getByRole('button', { name: `Delete the mapping “Odd headers ${u}”` }).click();
+  const confirm = page.getByRole('alertdialog', { name: `Delete the mapping “Odd headers ${u}”?` });
+  await confirm.getByRole('button', { name: 'Delete mapping' }).click();
+  await expect(confirm).toBeHidden();
+  await expect(page.getByText(`Mapping “Odd headers ${u}” deleted`)).toBeVisible();
+  await expect(page.getByRole('option', { name: `Odd headers ${u}` })).toHaveCount(0);
 });

@@ -150,6 +150,14 @@ export async function refreshAfterImport(queryClient: ReturnType<typeof useQuery
   ]);
 }
 
+export function useDeleteMapping() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => apiRequest<unknown>(`/rest/1/import-mappings/${id}`, { method: 'DELETE' }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: importKeys.mappings() }),
+  });
+}
+
 export function useSaveMapping() {
   const queryClient = useQueryClient();
   return useMutation({
