@@ -31,8 +31,18 @@ function ColumnRow({ column, i, form, customFields, error }: RowProps) {
     <tr className="align-top">
       <th scope="row" className="px-3 py-2 text-left font-medium text-zinc-900">
         {name}
+        {/* On a small screen the samples' column is left out: the first two show under the column's name. */}
+        {column.samples.length > 0 && (
+          <ul className="mt-0.5 space-y-0.5 font-normal text-zinc-500 sm:hidden">
+            {column.samples.slice(0, 2).map((s, k) => (
+              <li key={k} className="max-w-40 truncate" title={s}>
+                {s}
+              </li>
+            ))}
+          </ul>
+        )}
       </th>
-      <td className="px-3 py-2 text-zinc-600">
+      <td className="hidden px-3 py-2 text-zinc-600 sm:table-cell">
         {column.samples.length ? (
           <ul className="space-y-0.5">
             {column.samples.map((s, k) => (
@@ -46,28 +56,28 @@ function ColumnRow({ column, i, form, customFields, error }: RowProps) {
         )}
       </td>
       <td className="px-3 py-2">
-        <InlineSelect
-          label={`Field for column ${name}`}
-          hideLabel
-          options={fieldOptions(customFields)}
-          {...form.register(`columns.${i}.field`)}
-        />
+        <div className="flex flex-wrap gap-2">
+          <InlineSelect
+            label={`Field for column ${name}`}
+            hideLabel
+            options={fieldOptions(customFields)}
+            {...form.register(`columns.${i}.field`)}
+          />
+          {field === 'phone' && (
+            <InlineSelect
+              label={`Phone type for column ${name}`}
+              hideLabel
+              options={PHONE_TYPES}
+              {...form.register(`columns.${i}.phone_type`)}
+            />
+          )}
+        </div>
         {suggested && field === suggested && <p className="mt-1 text-xs text-emerald-700">Suggested from the column’s name</p>}
         {suggested && field !== suggested && <p className="mt-1 text-xs text-zinc-500">Suggested: {fieldLabel(suggested, customFields)}</p>}
         {error && (
           <p role="alert" className="mt-1 text-xs font-medium text-red-700">
             {error}
           </p>
-        )}
-      </td>
-      <td className="px-3 py-2">
-        {field === 'phone' && (
-          <InlineSelect
-            label={`Phone type for column ${name}`}
-            hideLabel
-            options={PHONE_TYPES}
-            {...form.register(`columns.${i}.phone_type`)}
-          />
         )}
       </td>
     </tr>
@@ -100,7 +110,10 @@ export function MappingStep({ columns, initial, onContinue, onCancel }: Props) {
             column out.
           </p>
           <FormAlert title="The mapping is not complete." messages={formProblems ? [formProblems] : []} />
-          <ImportTable caption="Columns of the file and the field each fills" headings={['Column', 'Sample values', 'Field', 'Phone type']}>
+          <ImportTable
+            caption="Columns of the file and the field each fills"
+            headings={['Column', { label: 'Sample values', wide: true }, 'Field']}
+          >
             {columns.map((column, i) => (
               <ColumnRow key={column.index} column={column} i={i} form={form} customFields={customFields} error={rowError(i)} />
             ))}
