@@ -293,10 +293,16 @@ describe('close', () => {
 
   it("never keeps the process alive: every timer is unref'd", () => {
     const setTimeoutSpy = vi.spyOn(globalThis, 'setTimeout');
-    place('2125550105');
-    at(5);
-    carrier.playVoicemail('1', { durationSeconds: 20 });
-    const timers = setTimeoutSpy.mock.results.map((result) => result.value as NodeJS.Timeout);
+    let timers: NodeJS.Timeout[];
+    try {
+      place('2125550105');
+      at(5);
+      carrier.playVoicemail('1', { durationSeconds: 20 });
+      timers = setTimeoutSpy.mock.results.map((result) => result.value as NodeJS.Timeout);
+    } finally {
+      // Before afterEach's real timers come back: the worker's later files share its globals (vitest.config.ts).
+      setTimeoutSpy.mockRestore();
+    }
     expect(timers.length).toBeGreaterThan(3);
     expect(timers.map((timer) => timer.hasRef())).not.toContain(true);
   });

@@ -1,9 +1,15 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 
 describe('calendar days wherever the browser is', () => {
   it('says a date without a time as that day west of UTC too, in the same format as the usage charts', async () => {
     /* West of UTC a day's UTC midnight falls on the evening before: formatted as an instant it would be said a day early. */
+    const tz = process.env.TZ;
     process.env.TZ = 'America/Los_Angeles';
+    onTestFinished(() => {
+      // The test files of a worker share its process (vitest.config.ts): the next ones run where they expect to.
+      if (tz === undefined) delete process.env.TZ;
+      else process.env.TZ = tz;
+    });
     const { formatDate, formatDay } = await import('./format');
     expect(new Date('2026-03-04T00:00:00Z').getDate()).toBe(3);
     expect(formatDate('2026-03-04')).toBe(formatDay('2026-03-04'));
