@@ -1,4 +1,4 @@
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 
 describe('calendar days wherever the browser is', () => {
   it('says a date without a time as that day west of UTC too, in the same format as the usage charts', async () => {
@@ -10,6 +10,9 @@ describe('calendar days wherever the browser is', () => {
       if (tz === undefined) delete process.env.TZ;
       else process.env.TZ = tz;
     });
+    // A fresh copy of the module: its formats take the time zone when they are made, and another file of this worker
+    // may have loaded it already.
+    vi.resetModules();
     const { formatDate, formatDay } = await import('./format');
     expect(new Date('2026-03-04T00:00:00Z').getDate()).toBe(3);
     expect(formatDate('2026-03-04')).toBe(formatDay('2026-03-04'));
