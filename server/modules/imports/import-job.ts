@@ -11,6 +11,7 @@ import type { Logger } from '../../lib/logger.js';
 import { now } from '../../lib/time.js';
 import { findContactRow } from '../contacts/contacts.repository.js';
 import { type Draft, type ImportCatalog, mapRow } from './import-row.js';
+import { runInThread } from './import-thread.js';
 import {
   applyPlan,
   createFromDrafts,
@@ -52,11 +53,12 @@ const MAX_FAILURES = 5;
  * import's counts and cursor (rows_done) in the same transaction: a process that dies leaves the import to another
  * from its last chunk once the lease runs out, and no row is worked twice. Each chunk's write extends the lease.
  */
-export function createImportRunner(store: Store, logger: Logger): LeaseLoop<ImportRow> {
-  return new LeaseLoop(store, logger, importTask(store, logger), { concurrency: 1, leaseMs: LEASE_MS, pollMs: POLL_MS });
+export function createImportRunner(store: Store, logger: Logger, databaseUrl?: string): LeaseLoop<ImportRow> {
+  return new LeaseLoop(store, logger, importTask(store, logger, databaseUrl), { concurrency: 1, leaseMs: LEASE_MS, pollMs: POLL_MS });
 }
 
-export function importTask(store: Store, logger: Logger): LeaseTask<ImportRow> {
+/** The runner's task; given the store's URL, each run goes in a thread of its own (import-thread.ts), else here. */
+export function importTask(store: Store, logger: Logger, databaseUrl?: string): LeaseTask<ImportRow> {
   return {
     name: 'imports',
     anyDue: anyOpenImport,
@@ -64,9 +66,12 @@ export function importTask(store: Store, logger: Logger): LeaseTask<ImportRow> {
       const found = await claimImport(tx, owner, at, untilMs);
       return found ? [found] : [];
     },
-    work: (item, lease) => new ImportRun(store, logger, lease).run(item),
+    work: (item, lease) => (databaseUrl ? runInThread(databaseUrl, logger, item, lease) : runImportItem(store, logger, lease, item)),
   };
 }
+
+/** Runs (or undoes) a claimed import, chunk by chunk, while its lease holds. */
+export const runImportItem = (store: Store, logger: Logger, lease: Lease, item: ImportRow) => new ImportRun(store, logger, lease).run(item);
 
 export async function actorOf(db: Db, memberId: number): Promise<AuthContext | undefined> {
   const member = await findMemberById(db, memberId);
