@@ -5,6 +5,7 @@ import { nextTurn } from '../../db/chunks.js';
 import type { Db, Store } from '../../db/database.js';
 import { isStoreLost } from '../../db/dialect.js';
 import { lockKeys } from '../../db/locks.js';
+import { storeKind } from '../../db/store-kind.js';
 import { nowMs } from '../../lib/clock.js';
 import { type Lease, LeaseLoop, type LeaseTask } from '../../lib/lease-loop.js';
 import type { Logger } from '../../lib/logger.js';
@@ -40,8 +41,8 @@ import {
 /** Rows per transaction, at most: a short hold of the write lock, so other requests' writes (the dialer's) go between chunks. */
 export const IMPORT_CHUNK = 500;
 /**
- * How long a chunk may hold the write lock: rows per chunk follow from the last chunk's time, up to IMPORT_CHUNK. A
- * chunk of 500 rows took some 120 ms at 100,000 contacts on a quiet machine, and longer when requests share the cores
+ * How long a chunk may hold SQLite's write lock: rows per chunk follow from the last chunk's time, up to IMPORT_CHUNK.
+ * A chunk of 500 rows took some 120 ms at 100,000 contacts on a quiet machine, and longer when requests share the cores
  * with it; meanwhile the dialer's writes wait for the lock. Not less: chunks sized for 100 ms cost 20-30% more CPU a
  * row (more commits, each with its FTS5 segments).
  */
@@ -66,8 +67,13 @@ export function createImportRunner(store: Store, logger: Logger, databaseUrl?: s
   return new LeaseLoop(store, logger, importTask(store, logger, databaseUrl), { concurrency: 1, leaseMs: LEASE_MS, pollMs: POLL_MS });
 }
 
-/** The runner's task; given the store's URL, each run goes in a thread of its own (import-thread.ts), else here. */
+/**
+ * The runner's task. Given the store's URL, a run on SQLite goes in a thread of its own (import-thread.ts): its driver
+ * answers synchronously. PostgreSQL's does not, and there a thread cost the list more than it spared it (one run each,
+ * 20,000 rows into 10,000 contacts, load average 4-5.5: its p99 59-256 ms beside the thread, 43-86 ms without).
+ */
 export function importTask(store: Store, logger: Logger, databaseUrl?: string): LeaseTask<ImportRow> {
+  const thread = databaseUrl !== undefined && storeKind(store.db) === 'sqlite' ? databaseUrl : undefined;
   return {
     name: 'imports',
     anyDue: anyOpenImport,
@@ -75,7 +81,7 @@ export function importTask(store: Store, logger: Logger, databaseUrl?: string): 
       const found = await claimImport(tx, owner, at, untilMs);
       return found ? [found] : [];
     },
-    work: (item, lease) => (databaseUrl ? runInThread(databaseUrl, logger, item, lease) : runImportItem(store, logger, lease, item)),
+    work: (item, lease) => (thread ? runInThread(thread, logger, item, lease) : runImportItem(store, logger, lease, item)),
   };
 }
 
@@ -132,12 +138,16 @@ class ImportRun {
   private chunkTags = new Set<string>();
   /** Rows the next chunk takes (`CHUNK_MS`). */
   private chunkRows = IMPORT_CHUNK;
+  /** Whether a chunk holds the store's one write lock (SQLite), so that its time is bounded; PostgreSQL locks rows. */
+  private readonly oneWriter: boolean;
 
   constructor(
     private readonly store: Store,
     private readonly logger: Logger,
     private readonly lease: Lease,
-  ) {}
+  ) {
+    this.oneWriter = storeKind(store.db) === 'sqlite';
+  }
 
   async run(claimed: ImportRow): Promise<void> {
     if (claimed.status === 'running' && claimed.dry_run && claimed.rows_done > 0) await this.rebuildDryKeys(claimed);
@@ -149,7 +159,7 @@ class ImportRun {
           began = performance.now();
           return claimed.status === 'undoing' ? this.undoChunk(tx, claimed.id) : this.chunk(tx, claimed.id);
         });
-        this.nextChunkRows(performance.now() - began);
+        if (this.oneWriter) this.nextChunkRows(performance.now() - began);
       } catch (error) {
         if (isStoreLost(error)) {
           this.logger.warn(

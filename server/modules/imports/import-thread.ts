@@ -6,12 +6,12 @@ import type { Logger } from '../../lib/logger.js';
 import type { ImportRow } from './imports.repository.js';
 
 /*
- * An import's run (or undo) in a worker thread of its own, with its own connections to the store. better-sqlite3
- * answers synchronously, so on the server's thread every statement of a chunk, and its commit (FTS5 writes its
- * segments then: 10-30 ms a chunk), held up every request of the process; the grid's list waited behind them. In a
- * thread the chunk waits for the store's write lock as another process's would (several connections to one SQLite
- * file, busy waits: docs/store.md), and the server's thread goes on answering. On PostgreSQL the thread keeps the
- * chunk's own work (mapping rows, building statements) off the server's thread too.
+ * An import's run (or undo) on SQLite, in a worker thread of its own with its own connections to the store.
+ * better-sqlite3 answers synchronously, so on the server's thread every statement of a chunk, and its commit (FTS5
+ * writes its segments then: 10-30 ms a chunk of 500 rows), held up every request of the process; the grid's list
+ * waited behind them (p99 118-206 ms while 200,000 rows ran, against 24-67 ms with the thread). In a thread the chunk
+ * waits for the store's write lock as another process's would (several connections to one SQLite file, busy waits:
+ * docs/store.md), and the server's thread goes on answering.
  */
 
 /** What the thread is given (structured-cloned): where the store is, what to run, under which lease and clock. */
