@@ -26,6 +26,8 @@ const { values: args } = parseArgs({
     members: { type: 'string', default: '10' },
     database: { type: 'string' },
     keep: { type: 'boolean', default: false },
+    // No list or record requests while the run goes: the run alone (a profile of it: BENCH_CPU_PROF=<dir>).
+    'no-reads': { type: 'boolean', default: false },
   },
 });
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -126,12 +128,16 @@ async function measure(server: Awaited<ReturnType<typeof startServer>>, token: s
     `Upload: ${fmt(upload.import.row_count)} rows (${upload.import.encoding}, "${upload.import.delimiter}") in ${uploadS.toFixed(1)} s: ${fmt(upload.import.row_count / uploadS)} rows/s; peak RSS ${peakRssMb(server.pid).toFixed(0)} MB (${rssBefore.toFixed(0)} before)`,
   );
   const id = upload.import.id;
-  const idle = await runScenario(
-    server,
-    { name: 'list (idle)', token, next: () => ({ path: '/rest/1/contacts?page_size=25' }) },
-    { duration: 5, connections: 10, warmup: 2 },
-  );
-  log(`List before the run, 10 connections: p50 ${idle.p50.toFixed(1)} ms, p99 ${idle.p99.toFixed(1)} ms, ${fmt(idle.perSecond)} req/s`);
+  if (!args['no-reads']) {
+    const idle = await runScenario(
+      server,
+      { name: 'list (idle)', token, next: () => ({ path: '/rest/1/contacts?page_size=25' }) },
+      { duration: 5, connections: 10, warmup: 2 },
+    );
+    log(
+      `List before the run, 10 connections: p50 ${idle.p50.toFixed(1)} ms, p99 ${idle.p99.toFixed(1)} ms, ${fmt(idle.perSecond)} req/s; load average ${loadAverage()}`,
+    );
+  }
   started = performance.now();
   const run = await fetch(`${server.url}/rest/1/imports/${id}/run`, {
     method: 'POST',
@@ -160,6 +166,7 @@ async function measure(server: Awaited<ReturnType<typeof startServer>>, token: s
   })().finally(() => (done = true));
   finished.catch(() => undefined);
   const during = [];
+  if (args['no-reads']) await finished;
   while (!done) {
     let n = 0;
     const list = await runScenario(

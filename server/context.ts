@@ -58,7 +58,7 @@ export function createContext(
     ...parts,
     records: new RecordCache(parts.config.recordCacheSize),
     jobs: createJobRunner(parts.store, parts.logger),
-    imports: createImportRunner(parts.store, parts.logger),
+    imports: createImportRunner(parts.store, parts.logger, parts.config.databaseUrl),
     housekeeper: new Housekeeper(parts.store, parts.logger, store),
     streams: new OpenStreams(parts.store.db, parts.config.session),
   } as Context;
