@@ -292,16 +292,21 @@ describe('close', () => {
   });
 
   it("never keeps the process alive: every timer is unref'd", () => {
-    const setTimeoutSpy = vi.spyOn(globalThis, 'setTimeout');
-    let timers: NodeJS.Timeout[];
+    // The timers the carrier makes, seen through a wrapper of the (fake) setTimeout, put back before afterEach's real
+    // timers return: the worker's later files share its globals (vitest.config.ts).
+    const fake = globalThis.setTimeout;
+    const timers: NodeJS.Timeout[] = [];
+    globalThis.setTimeout = ((...args: Parameters<typeof setTimeout>) => {
+      const timer = fake(...args);
+      timers.push(timer);
+      return timer;
+    }) as typeof setTimeout;
     try {
       place('2125550105');
       at(5);
       carrier.playVoicemail('1', { durationSeconds: 20 });
-      timers = setTimeoutSpy.mock.results.map((result) => result.value as NodeJS.Timeout);
     } finally {
-      // Before afterEach's real timers come back: the worker's later files share its globals (vitest.config.ts).
-      setTimeoutSpy.mockRestore();
+      globalThis.setTimeout = fake;
     }
     expect(timers.length).toBeGreaterThan(3);
     expect(timers.map((timer) => timer.hasRef())).not.toContain(true);
