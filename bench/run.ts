@@ -345,16 +345,17 @@ async function runContactScenarios(bench: BenchStore, team: Team, token: string)
   };
   if (args.only === 'floor') return floor();
   // --scenarios list,create: only those, on one server, then their table (to profile one with BENCH_CPU_PROF).
+  const warm = [list, get, byName, searchName, searchNumber, create, update, phoneAdd, tagAdd];
   if (args.scenarios) {
     const named = args.scenarios.split(',');
     await runOn(
       {},
-      [list, get, byName, searchName, searchNumber, create, update, phoneAdd, tagAdd].filter((s) => named.includes(s.name)),
+      warm.filter((s) => named.includes(s.name)),
     );
     printResults(results);
     return;
   }
-  await runOn({}, [list, get, byName, searchName, searchNumber, create, update, phoneAdd, tagAdd]);
+  await runOn({}, warm);
   await runOn({ RECORD_CACHE_SIZE: '0' }, [
     { ...list, name: 'list-cold' },
     { ...get, name: 'get-cold' },

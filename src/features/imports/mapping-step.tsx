@@ -23,6 +23,19 @@ type Props = {
 
 type RowProps = { column: ImportColumn; i: number; form: UseFormReturn<MappingFormValues>; customFields: CustomField[]; error?: string };
 
+/** A column's sample values, one a line, each cut at `width` (the whole value in its title). */
+function Samples({ values, width, className = '' }: { values: string[]; width: string; className?: string }) {
+  return (
+    <ul className={`space-y-0.5 ${className}`}>
+      {values.map((s, k) => (
+        <li key={k} className={`${width} truncate`} title={s}>
+          {s}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 function ColumnRow({ column, i, form, customFields, error }: RowProps) {
   const field = useWatch({ control: form.control, name: `columns.${i}.field` });
   const suggested = column.suggestion?.field ?? null;
@@ -33,27 +46,11 @@ function ColumnRow({ column, i, form, customFields, error }: RowProps) {
         {name}
         {/* On a small screen the samples' column is left out: the first two show under the column's name. */}
         {column.samples.length > 0 && (
-          <ul className="mt-0.5 space-y-0.5 font-normal text-zinc-500 sm:hidden">
-            {column.samples.slice(0, 2).map((s, k) => (
-              <li key={k} className="max-w-40 truncate" title={s}>
-                {s}
-              </li>
-            ))}
-          </ul>
+          <Samples values={column.samples.slice(0, 2)} className="mt-0.5 font-normal text-zinc-500 sm:hidden" width="max-w-40" />
         )}
       </th>
       <td className="hidden px-3 py-2 text-zinc-600 sm:table-cell">
-        {column.samples.length ? (
-          <ul className="space-y-0.5">
-            {column.samples.map((s, k) => (
-              <li key={k} className="max-w-56 truncate" title={s}>
-                {s}
-              </li>
-            ))}
-          </ul>
-        ) : (
-          <span className="text-zinc-400">No values</span>
-        )}
+        {column.samples.length ? <Samples values={column.samples} width="max-w-56" /> : <span className="text-zinc-400">No values</span>}
       </td>
       <td className="px-3 py-2">
         <div className="flex flex-wrap gap-2">
