@@ -114,7 +114,7 @@ describe.runIf(onPostgres)('a lost PostgreSQL database', () => {
     await Promise.all(writers);
 
     const unexpected = answers.filter((a) => a.status !== 201 && a.status !== 503);
-    expect(unexpected.map((a) => `${a.status} ${JSON.stringify(a.body)}`)).toEqual([]);
+    expect(unexpected.map((a) => `${a.status} in ${a.phase} after ${Math.round(a.ms)} ms: ${JSON.stringify(a.body)}`)).toEqual([]);
     for (const a of answers.filter((x) => x.status === 503)) {
       expect(a.retryAfter).toBe('1');
       expect(a.body).toMatchObject({
