@@ -148,11 +148,11 @@ export const renderErrors: ErrorRequestHandler = (error: unknown, req, res, _nex
     return;
   }
   /*
-   * The client went away mid-request (an upload cancelled): there is nobody to answer, and nothing of ours failed. Its
-   * connection is gone, not only its request: a request whose body was read whole is `destroyed` too, and a store's
-   * socket reset under it (PostgreSQL lost, ECONNRESET as well) must still be answered (503), not left hanging.
+   * The client went away mid-request (an upload cancelled): there is nobody to answer, and nothing of ours failed. The
+   * answer's connection is gone, not only the request: a request whose body was read whole is `destroyed` too, and a
+   * store's socket reset under it (PostgreSQL lost, ECONNRESET as well) must still be answered (503), not left hanging.
    */
-  if (req.socket.destroyed && (error as BodyParserError).code === 'ECONNRESET') {
+  if ((!res.socket || res.socket.destroyed) && (error as BodyParserError).code === 'ECONNRESET') {
     (req.log ?? console).info({ err: error }, 'the client went away before its request was read');
     return;
   }
