@@ -3,6 +3,7 @@ import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient } f
 import pg from 'pg';
 import { closeBatch, dropBatch, openBatch } from './batch-end.js';
 import { CommitUncertain, isPostgresUnavailable, StoreUnreachable } from './dialect.js';
+import { LATER, SEND_HELD, sendHeld, statementsOf } from './later.js';
 import { preparedTexts } from './prepared.js';
 import type { Database } from './schema.js';
 
@@ -56,7 +57,7 @@ export function openPostgres(url: string, options: PostgresOptions = {}) {
   pool.on('connect', (client) => client.on('error', () => {}));
   // Whatever stops a connection being had (refused, starting up, not accepting connections, the time-out) is one kind.
   const connections: PostgresPool = {
-    connect: () => pool.connect().then(namingPreparedStatements, (error: unknown) => Promise.reject(new StoreUnreachable(error))),
+    connect: () => pool.connect().then(pooledConnection, (error: unknown) => Promise.reject(new StoreUnreachable(error))),
     end: () => pool.end(),
   };
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: connections }) });
@@ -72,6 +73,8 @@ export function openPostgres(url: string, options: PostgresOptions = {}) {
             try {
               const result = await work(tx);
               await closeBatch(tx);
+              // What is held goes now: a failure there is the write's, before any commit was sent.
+              await sendHeld(tx);
               committing = true;
               return result;
             } finally {
@@ -95,16 +98,69 @@ export function openPostgres(url: string, options: PostgresOptions = {}) {
 }
 
 /**
- * The prepared queries' SQL (prepared.ts) runs as named statements: each connection parses and plans one once and
- * then only binds and executes it (an unnamed statement is parsed and planned at every execution). Other SQL (one-off
- * statements, migrations, DDL) stays unnamed, so what a connection keeps is bounded by the prepared queries' shapes.
+ * A pooled connection as the store uses it.
+ * - The prepared queries' SQL (prepared.ts) runs as named statements: each connection parses and plans one once and
+ *   then only binds and executes it (an unnamed statement is parsed and planned at every execution). Other SQL
+ *   (one-off statements, migrations, DDL) stays unnamed, so what a connection keeps is bounded by the queries' shapes.
+ * - Inserts sent with `insertLater` (later.ts) are held and go, as one statement, before the next other statement:
+ *   a rollback drops them (they would be undone anyway), a connection given back holds none.
  */
-function namingPreparedStatements(client: pg.PoolClient): PostgresPoolClient {
-  const query = (textOrCursor: unknown, values?: readonly unknown[]) =>
-    typeof textOrCursor === 'string' && preparedTexts.has(textOrCursor)
-      ? client.query({ name: statementName(textOrCursor), text: textOrCursor, values: values as unknown[] })
-      : client.query(textOrCursor as string, values as unknown[]);
-  return { query: query as unknown as PostgresPoolClient['query'], release: () => client.release() };
+function pooledConnection(client: pg.PoolClient): PostgresPoolClient {
+  let held: { text: string; values: readonly unknown[] }[] = [];
+  const send = (text: string, values: readonly unknown[] | undefined) =>
+    preparedTexts.has(text)
+      ? client.query({ name: statementName(text), text, values: values as unknown[] })
+      : client.query(text, values as unknown[]);
+  const sendHeld = async () => {
+    if (!held.length) return;
+    const statements = statementsOf(held);
+    held = [];
+    for (const statement of statements) await send(namedIfPrepared(statement), statement.values);
+  };
+  const run = async (text: string, values?: readonly unknown[]) => {
+    if (text.startsWith(LATER)) {
+      held.push({ text: text.slice(LATER.length), values: values ?? [] });
+      return NOTHING_YET;
+    }
+    if (text === SEND_HELD) {
+      await sendHeld();
+      return NOTHING_YET;
+    }
+    if (/^rollback$/i.test(text)) held = [];
+    else await sendHeld();
+    return send(text, values);
+  };
+  const query = (textOrCursor: unknown, values?: readonly unknown[]) => {
+    if (typeof textOrCursor === 'string') return run(textOrCursor, values);
+    // A cursor is answered at once (a reader reads it as it goes): what is held goes first, queued on the connection in
+    // order (a failure there fails the cursor's statement too: the transaction is aborted).
+    for (const statement of statementsOf(held)) send(namedIfPrepared(statement), statement.values).catch(() => undefined);
+    held = [];
+    return client.query(textOrCursor as pg.Submittable);
+  };
+  return {
+    query: query as unknown as PostgresPoolClient['query'],
+    release: () => {
+      held = [];
+      client.release();
+    },
+  };
+}
+
+/** The answer to a statement held or only sending what was: no rows, and no count (Kysely reads none). */
+const NOTHING_YET = { command: 'LATER', rowCount: null, rows: [] };
+
+/** Held inserts that are all prepared queries make the same text each time they come together: it is named too. */
+const MERGED_NAMED = 256;
+const mergedTexts = new Set<string>();
+
+function namedIfPrepared(statement: ReturnType<typeof statementsOf>[number]): string {
+  const { text, parts } = statement;
+  if (parts && !preparedTexts.has(text) && mergedTexts.size < MERGED_NAMED && parts.every((p) => preparedTexts.has(p.text))) {
+    mergedTexts.add(text);
+    preparedTexts.add(text);
+  }
+  return text;
 }
 
 const statementNames = new Map<string, string>();

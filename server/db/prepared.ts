@@ -1,4 +1,5 @@
 import { type Compilable, type CompiledQuery, type Expression, type OperationNode, ValueNode } from 'kysely';
+import { insertLater } from './later.js';
 import type { Db } from './schema.js';
 
 /*
@@ -66,6 +67,24 @@ export function prepared<Shape, P extends Params, Row>(
   name: string,
   build: (db: Db, shape: Shape, params: Placeholders<P>) => Compilable<Row>,
 ): (db: Db, shape: Shape, params: P) => Promise<Row[]> {
+  const bind = binding(name, build);
+  return async (db, shape, params) => (await db.executeQuery<Row>(bind(db, shape, params))).rows;
+}
+
+/** Prepares an insert whose rows and count nobody reads, run with the transaction's next statement (later.ts). */
+export function preparedLater<Shape, P extends Params>(
+  name: string,
+  build: (db: Db, shape: Shape, params: Placeholders<P>) => Compilable<unknown>,
+): (db: Db, shape: Shape, params: P) => Promise<void> {
+  const bind = binding(name, build);
+  return (db, shape, params) => insertLater(db, bind(db, shape, params));
+}
+
+/** A prepared query's compiled SQL for a shape, with the values given. */
+function binding<Shape, P extends Params, Row>(
+  name: string,
+  build: (db: Db, shape: Shape, params: Placeholders<P>) => Compilable<Row>,
+): (db: Db, shape: Shape, params: P) => CompiledQuery<Row> {
   const templates = new Map<string, Template>();
 
   function templateFor(db: Db, shape: Shape, params: P, key: string): Template {
@@ -92,7 +111,7 @@ export function prepared<Shape, P extends Params, Row>(
     return template;
   }
 
-  return async (db, shape, params) => {
+  return (db, shape, params) => {
     let key = `${db.getExecutor().adapter.constructor.name}|${JSON.stringify(shape)}`;
     for (const param in params) {
       const value = params[param];
@@ -104,7 +123,6 @@ export function prepared<Shape, P extends Params, Row>(
       const value = params[s.name];
       return s.index === null ? value : (value as unknown[])[s.index];
     });
-    const result = await db.executeQuery<Row>({ ...compiled, parameters } as CompiledQuery<Row>);
-    return result.rows;
+    return { ...compiled, parameters } as CompiledQuery<Row>;
   };
 }

@@ -2,7 +2,8 @@ import { sql } from 'kysely';
 import type { Scope } from '../../auth/access.js';
 import type { Db } from '../../db/database.js';
 import { countStripes } from '../../db/dialect.js';
-import { type Placeholders, prepared } from '../../db/prepared.js';
+import { insertLater } from '../../db/later.js';
+import { type Placeholders, preparedLater } from '../../db/prepared.js';
 import type { Contact } from '../../db/schema.js';
 
 /*
@@ -31,8 +32,9 @@ const upsertCounts = (db: Db, rows: CountRow[] | Placeholders<CountRow>[]) =>
         .doUpdateSet((eb) => ({ n: eb('contact_counts.n', '+', eb.ref('excluded.n')) })),
     );
 
-/* Prepared: most writes change one partition (each contact a dial session creates, say). */
-const countOne = prepared<null, CountRow, unknown>('count one partition', (db, _, p) => upsertCounts(db, [p]));
+/* Prepared: most writes change one partition (each contact a dial session creates, say). Counts go with the write's
+ * next statement (db/later.ts): one partition's upserts never share a statement, and a read of them comes after. */
+const countOne = preparedLater<null, CountRow>('count one partition', (db, _, p) => upsertCounts(db, [p]));
 
 const stripes = new WeakMap<object, number>();
 
@@ -74,7 +76,7 @@ async function applyChanges(tx: Db, changes: Change[]): Promise<void> {
     await countOne(tx, null, rows[0]!);
     return;
   }
-  await upsertCounts(tx, rows).execute();
+  await insertLater(tx, upsertCounts(tx, rows));
 }
 
 /** Counts contacts as they were (`before`, removed or changed) out and as they are (`after`, added or changed) in. */

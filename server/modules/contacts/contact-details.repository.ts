@@ -1,7 +1,8 @@
 import { phoneDigits } from '../../contracts/contacts.js';
 import { parseFlexibleDate } from '../../contracts/dates.js';
 import type { Db } from '../../db/database.js';
-import { prepared } from '../../db/prepared.js';
+import { insertLater } from '../../db/later.js';
+import { preparedLater } from '../../db/prepared.js';
 import type { Contact } from '../../db/schema.js';
 import { type FieldProblem, invalidFields } from '../../lib/errors.js';
 import { addressOf, type ContactInput } from './contact-input.js';
@@ -31,18 +32,19 @@ export async function writeDetails(tx: Db, d: Details): Promise<boolean> {
 
 export async function addNote(tx: Db, contactId: number, body: string | undefined, actorId: number, at: string): Promise<boolean> {
   if (!body) return false;
-  await tx.insertInto('contact_notes').values({ contact_id: contactId, author_id: actorId, body, created_at: at }).execute();
+  await insertLater(tx, tx.insertInto('contact_notes').values({ contact_id: contactId, author_id: actorId, body, created_at: at }));
   return true;
 }
 
 const primaryOf = (tx: Db, table: 'contact_phones' | 'contact_emails' | 'contact_addresses', contactId: number) =>
   tx.selectFrom(table).selectAll().where('contact_id', '=', contactId).where('is_primary', '=', 1).executeTakeFirst();
 
-/* Prepared: a new contact's first phone and e-mail, written for each of a dial session's new contacts in turn. */
+/* Prepared: a new contact's first phone and e-mail, written for each of a dial session's new contacts in turn; each goes
+ * with the write's next statement (db/later.ts), which reads them if it needs to. */
 type NewPhone = { contact_id: number; phone_number: string; type: number; label: string; is_primary: number };
-const insertPhone = prepared<null, NewPhone, unknown>('insert phone', (db, _, p) => db.insertInto('contact_phones').values(p));
+const insertPhone = preparedLater<null, NewPhone>('insert phone', (db, _, p) => db.insertInto('contact_phones').values(p));
 type NewEmail = { contact_id: number; email_address: string; email_lc: string; is_primary: number };
-const insertEmail = prepared<null, NewEmail, unknown>('insert e-mail', (db, _, p) => db.insertInto('contact_emails').values(p));
+const insertEmail = preparedLater<null, NewEmail>('insert e-mail', (db, _, p) => db.insertInto('contact_emails').values(p));
 
 async function writePrimaryPhone(tx: Db, { contact, body, isNew }: Details): Promise<boolean> {
   if (body.phone === undefined && body.phone_type === undefined && body.phone_label === undefined) return false;

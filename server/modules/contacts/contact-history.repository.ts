@@ -1,7 +1,8 @@
 import { type Expression, type SelectQueryBuilder, sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { paged, type PageRequest } from '../../db/paging.js';
-import { prepared } from '../../db/prepared.js';
+import { insertLater } from '../../db/later.js';
+import { preparedLater } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
 
 /** Activity types (the record's activity_id). Listed in docs/api.md. */
@@ -30,9 +31,9 @@ export async function recordChange(
 ) {
   if (!change.contactIds.length) return;
   if (change.contactIds.length === 1) return recordOne(db, change.contactIds[0]!, change);
-  await db
-    .insertInto('contact_activities')
-    .values(
+  await insertLater(
+    db,
+    db.insertInto('contact_activities').values(
       change.contactIds.map((id) => ({
         contact_id: id,
         member_id: change.memberId,
@@ -40,8 +41,8 @@ export async function recordChange(
         activity: change.text,
         created_at: change.at,
       })),
-    )
-    .execute();
+    ),
+  );
   const rows = change.contactIds.flatMap((id) =>
     change.audit.map((a) => ({
       contact_id: id,
@@ -53,7 +54,7 @@ export async function recordChange(
       created_at: change.at,
     })),
   );
-  if (rows.length) await db.insertInto('contact_audit').values(rows).execute();
+  if (rows.length) await insertLater(db, db.insertInto('contact_audit').values(rows));
 }
 
 /** New contacts' activity ("Contact created") and audit record (its id as the new value), one statement per table. */
@@ -93,14 +94,15 @@ export async function recordCreated(db: Db, change: { contactIds: number[]; memb
 type OneChange = { contactId: number; memberId: number; at: string; activity: number; text: string };
 type AuditColumns = { actions: AuditEntry['action'][]; dataTypes: string[]; olds: string[]; news: string[] };
 
-/* Prepared, for the change of one contact (a create, an update): most writes are that, many in a row in a dial session. */
-const insertActivity = prepared<null, OneChange, unknown>('insert activity', (db, _, p) =>
+/* Prepared, for the change of one contact (a create, an update): most writes are that, many in a row in a dial session.
+ * Both go with the write's next statement (db/later.ts): nothing in a write reads its own history back. */
+const insertActivity = preparedLater<null, OneChange>('insert activity', (db, _, p) =>
   db
     .insertInto('contact_activities')
     .values({ contact_id: p.contactId, member_id: p.memberId, activity_type: p.activity, activity: p.text, created_at: p.at }),
 );
 
-const insertAudit = prepared<null, Omit<OneChange, 'activity' | 'text'> & AuditColumns, unknown>('insert audit', (db, _, p) =>
+const insertAudit = preparedLater<null, Omit<OneChange, 'activity' | 'text'> & AuditColumns>('insert audit', (db, _, p) =>
   db.insertInto('contact_audit').values(
     p.actions.map((action, i) => ({
       contact_id: p.contactId,

@@ -3,7 +3,7 @@ import { forBatchEnd } from '../../db/batch-end.js';
 import { nextTurn } from '../../db/chunks.js';
 import type { Db, Store } from '../../db/database.js';
 import { idsOfJson, jsonColumn, jsonListOf, rowsOfJson } from '../../db/dialect.js';
-import { prepared } from '../../db/prepared.js';
+import { prepared, preparedLater } from '../../db/prepared.js';
 import type { Contact, Database } from '../../db/schema.js';
 import { searchOf } from './search/search-index.js';
 
@@ -96,7 +96,7 @@ const unindexOtherTerms = prepared<null, TermsOf, unknown>('unindex other terms'
 
 /** Rows as a JSON list of lists, one column each, in the order the statement names them. */
 type Rows = { rows: string };
-const insertTerms = prepared<null, Rows, unknown>('index terms', (db, _, p) =>
+const insertTerms = preparedLater<null, Rows>('index terms', (db, _, p) =>
   db
     .insertInto('contact_search_terms')
     .columns(['org_id', 'term', 'contact_id'])

@@ -1,5 +1,5 @@
 import type { RawBuilder } from 'kysely';
-import { prepared } from '../../../db/prepared.js';
+import { prepared, preparedLater } from '../../../db/prepared.js';
 import { idsOfJson, jsonColumn, rowsOfJson } from '../../../db/dialect.js';
 import type { Db } from '../../../db/database.js';
 import { prefixEnd, searchMatch, searchTerms, searchWords } from './query.js';
@@ -35,9 +35,10 @@ const insertTrigramsOf = (db: Db, rows: unknown) =>
           jsonColumn(db, 4, 'text').as('phones'),
         ]),
     );
-const insertTrigrams = prepared<null, Rows, unknown>('postgres index trigrams', (db, _, p) => insertTrigramsOf(db, p.rows));
-/** Writes contacts' rows, over those they have: one statement, where a delete and an insert were two round trips. */
-const upsertTrigrams = prepared<null, Rows, unknown>('postgres reindex trigrams', (db, _, p) =>
+const insertTrigrams = preparedLater<null, Rows>('postgres index trigrams', (db, _, p) => insertTrigramsOf(db, p.rows));
+/** Writes contacts' rows, over those they have: one statement, where a delete and an insert were two round trips; it goes
+ * with the write's next statement (db/later.ts), as the new contacts' rows do. */
+const upsertTrigrams = preparedLater<null, Rows>('postgres reindex trigrams', (db, _, p) =>
   insertTrigramsOf(db, p.rows).onConflict((oc) =>
     oc.column('contact_id').doUpdateSet((eb) => ({
       owner_id: eb.ref('excluded.owner_id'),
