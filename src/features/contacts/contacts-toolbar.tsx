@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import type { Table } from '@tanstack/react-table';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import type { ContactRecord } from '../../../server/contracts/contact-records';
 import type { ContactListParams } from '../../api/contacts';
@@ -59,16 +59,25 @@ export function ContactsActions({ table, onNewContact, onDialAll, onExport }: Ac
 function SearchBox({ value, onChange }: { value: string; onChange: (value: string) => void }) {
   const [text, setText] = useState(value);
   const debounced = useDebouncedValue(text, 300);
+  /*
+   * Whether the box holds typing not yet sent to the URL. Only typing goes to the URL, and the URL does not overwrite
+   * typing: on a slow machine the URL's answer to one search came while the next was typed, the box took it, sent it
+   * back as typing, and box and URL swapped values from then on (a journey on a loaded CI machine).
+   */
+  const typing = useRef(false);
 
   /* Typing → URL (debounced). */
   useEffect(() => {
+    if (!typing.current) return;
+    typing.current = false;
     const next = debounced.trim();
     if (next !== value) onChange(next);
     // eslint-disable-next-line react-hooks/exhaustive-deps -- only when the debounced text changes
   }, [debounced]);
 
-  /* URL → box (back/forward, "Clear filters"). */
+  /* URL → box (back/forward, "Clear filters"), unless the user is typing. */
   useEffect(() => {
+    if (typing.current) return;
     setText((current) => (current.trim() === value ? current : value));
   }, [value]);
 
@@ -93,7 +102,10 @@ function SearchBox({ value, onChange }: { value: string; onChange: (value: strin
         placeholder="Search name, e-mail or phone"
         value={text}
         maxLength={100}
-        onChange={(e) => setText(e.target.value)}
+        onChange={(e) => {
+          typing.current = true;
+          setText(e.target.value);
+        }}
         onKeyDown={(e) => {
           if (e.key === 'Enter') onChange(text.trim());
         }}
