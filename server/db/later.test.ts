@@ -60,6 +60,12 @@ const rows = () =>
     .select(['id', 'what'])
     .orderBy('id')
     .execute();
+const other = (id: number) =>
+  store.db
+    .selectFrom('later_other' as any)
+    .select('what')
+    .where('id', '=', id)
+    .execute();
 
 describe('inserts held in a write', () => {
   it('are seen by the next statement, keep their order, and commit with the write', async () => {
@@ -97,25 +103,13 @@ describe('inserts held in a write', () => {
       }),
     ).rejects.toMatchObject(onPostgres ? { code: '23505' } : { code: expect.stringMatching(/^SQLITE_CONSTRAINT/) });
     expect(await rows()).toEqual(before);
-    expect(
-      await store.db
-        .selectFrom('later_other' as any)
-        .select('id')
-        .where('id', '=', 2)
-        .execute(),
-    ).toEqual([]);
+    expect(await other(2)).toEqual([]);
   });
 
   // SQLite's store.db only reads (its writes go through store.write): there is no write outside a transaction to hold.
   it.runIf(onPostgres)('outside a transaction, run at once', async () => {
     await insertLater(store.db, store.db.insertInto('later_other' as any).values({ id: 3, what: 'alone' }));
-    expect(
-      await store.db
-        .selectFrom('later_other' as any)
-        .select('what')
-        .where('id', '=', 3)
-        .execute(),
-    ).toEqual([{ what: 'alone' }]);
+    expect(await other(3)).toEqual([{ what: 'alone' }]);
   });
 
   it('are undone with the savepoint they were held under', async () => {

@@ -111,11 +111,14 @@ function pooledConnection(client: pg.PoolClient): PostgresPoolClient {
     preparedTexts.has(text)
       ? client.query({ name: statementName(text), text, values: values as unknown[] })
       : client.query(text, values as unknown[]);
-  const sendHeld = async () => {
-    if (!held.length) return;
+  // Held inserts go in order, each run of them a statement of its own (later.ts).
+  const takeHeld = () => {
     const statements = statementsOf(held);
     held = [];
-    for (const statement of statements) await send(namedIfPrepared(statement), statement.values);
+    return statements.map((statement) => () => send(namedIfPrepared(statement), statement.values));
+  };
+  const sendHeld = async () => {
+    for (const sending of takeHeld()) await sending();
   };
   const run = async (text: string, values?: readonly unknown[]) => {
     if (text.startsWith(LATER)) {
@@ -134,8 +137,7 @@ function pooledConnection(client: pg.PoolClient): PostgresPoolClient {
     if (typeof textOrCursor === 'string') return run(textOrCursor, values);
     // A cursor is answered at once (a reader reads it as it goes): what is held goes first, queued on the connection in
     // order (a failure there fails the cursor's statement too: the transaction is aborted).
-    for (const statement of statementsOf(held)) send(namedIfPrepared(statement), statement.values).catch(() => undefined);
-    held = [];
+    for (const sending of takeHeld()) sending().catch(() => undefined);
     return client.query(textOrCursor as pg.Submittable);
   };
   return {
@@ -150,14 +152,15 @@ function pooledConnection(client: pg.PoolClient): PostgresPoolClient {
 /** The answer to a statement held or only sending what was: no rows, and no count (Kysely reads none). */
 const NOTHING_YET = { command: 'LATER', rowCount: null, rows: [] };
 
-/** Held inserts that are all prepared queries make the same text each time they come together: it is named too. */
+/** Held inserts that are all prepared queries make the same text each time they come together: it is named too, for
+ * the first so many such texts (a bound on what a connection keeps). */
 const MERGED_NAMED = 256;
-const mergedTexts = new Set<string>();
+let mergedNamed = 0;
 
 function namedIfPrepared(statement: ReturnType<typeof statementsOf>[number]): string {
   const { text, parts } = statement;
-  if (parts && !preparedTexts.has(text) && mergedTexts.size < MERGED_NAMED && parts.every((p) => preparedTexts.has(p.text))) {
-    mergedTexts.add(text);
+  if (parts && mergedNamed < MERGED_NAMED && !preparedTexts.has(text) && parts.every((p) => preparedTexts.has(p.text))) {
+    mergedNamed++;
     preparedTexts.add(text);
   }
   return text;
