@@ -16,7 +16,9 @@ import { isPostgres } from './dialect.js';
  *
  * Sibling CTEs read one snapshot and run in no promised order, so two of them writing one row (an upsert's update)
  * would keep one of the writes, and two inserts into one table could take their ids in either order: held statements
- * into one table never share a statement (`statementsOf`). Inserts and upserts only, whose rows and count nobody reads.
+ * into one table never share a statement (`statementsOf`). Inserts and upserts whose rows and count nobody reads share
+ * statements; other held statements (a delete whose count nobody reads, key locks: `runLater`) go alone, in order. All
+ * of them go in one round trip with the statement that sends them (pipeline.ts).
  * On SQLite, where a statement is a function call, the insert runs at once.
  */
 
@@ -35,6 +37,12 @@ export async function insertLater(tx: Kysely<any>, query: Compilable<unknown> | 
   }
   await tx.executeQuery(CompiledQuery.raw(LATER + compiled.sql, [...compiled.parameters]));
 }
+
+/**
+ * Runs `query`, a statement of another kind whose answer nobody reads (a key lock), the same way: held, and sent in
+ * order with the transaction's next statement, alone (only inserts share a statement).
+ */
+export const runLater = insertLater;
 
 /** Sends what the transaction holds now (nothing on SQLite, which holds nothing). */
 export async function sendHeld(tx: Kysely<any>): Promise<void> {

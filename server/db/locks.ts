@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { isPostgres } from './dialect.js';
+import { runLater } from './later.js';
 
 /*
  * Row and key locks, said once for both stores (docs/store.md, "The concurrency contract"). On SQLite every write
@@ -26,9 +27,10 @@ export const claimable = <Q extends Lockable<Q>>(db: Kysely<any>, query: Q): Q =
  */
 export async function lockKeys(tx: Kysely<any>, space: string, keys: string[]): Promise<void> {
   if (!isPostgres(tx) || !keys.length) return;
-  // One statement, one round trip: the target list is evaluated left to right, so the locks are still taken in order.
+  // One statement (the target list is evaluated left to right, so the locks are still taken in order), held: it goes in
+  // the round trip of the transaction's next statement, which runs once the locks are taken.
   const locks = [...new Set(keys)].sort().map((key) => sql`pg_advisory_xact_lock(hashtext(${space}), hashtext(${key}))`);
-  await sql`select ${sql.join(locks)}`.execute(tx);
+  await runLater(tx, sql`select ${sql.join(locks)}`.compile(tx));
 }
 
 /*
@@ -43,7 +45,8 @@ export async function lockKeys(tx: Kysely<any>, space: string, keys: string[]): 
 /** A writer of a table followed by id: held until the transaction ends (PostgreSQL). */
 export async function writingTo(tx: Kysely<any>, table: string): Promise<void> {
   if (!isPostgres(tx)) return;
-  await sql`select pg_advisory_xact_lock_shared(hashtext('writers'), hashtext(${table}))`.execute(tx);
+  // Held, as lockKeys' locks are: taken before the transaction's next statement runs.
+  await runLater(tx, sql`select pg_advisory_xact_lock_shared(hashtext('writers'), hashtext(${table}))`.compile(tx));
 }
 
 /** The highest id below which no row of `table` can still commit; `highest` reads the highest id there is. */

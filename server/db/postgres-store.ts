@@ -3,7 +3,8 @@ import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient } f
 import pg from 'pg';
 import { closeBatch, dropBatch, openBatch } from './batch-end.js';
 import { CommitUncertain, isPostgresUnavailable, StoreUnreachable } from './dialect.js';
-import { LATER, SEND_HELD, sendHeld, statementsOf } from './later.js';
+import { LATER, SEND_HELD, statementsOf } from './later.js';
+import { pipelined, type Statement } from './pipeline.js';
 import { preparedTexts } from './prepared.js';
 import type { Database } from './schema.js';
 
@@ -73,8 +74,7 @@ export function openPostgres(url: string, options: PostgresOptions = {}) {
             try {
               const result = await work(tx);
               await closeBatch(tx);
-              // What is held goes now: a failure there is the write's, before any commit was sent.
-              await sendHeld(tx);
+              // What is held goes with the commit (pooledConnection): a failure of it fails the commit, and the write.
               committing = true;
               return result;
             } finally {
@@ -102,52 +102,74 @@ export function openPostgres(url: string, options: PostgresOptions = {}) {
  * - The prepared queries' SQL (prepared.ts) runs as named statements: each connection parses and plans one once and
  *   then only binds and executes it (an unnamed statement is parsed and planned at every execution). Other SQL
  *   (one-off statements, migrations, DDL) stays unnamed, so what a connection keeps is bounded by the queries' shapes.
- * - Inserts sent with `insertLater` (later.ts) are held and go, as one statement, before the next other statement:
- *   a rollback drops them (they would be undone anyway), a connection given back holds none.
+ * - A transaction's BEGIN, and statements sent with `insertLater` or `runLater` (later.ts), are held: they go with the
+ *   next other statement, in one round trip (pipeline.ts). So the commit carries what is left, and a rollback drops
+ *   what is held (it would be undone anyway); a connection given back holds nothing.
  */
 function pooledConnection(client: pg.PoolClient): PostgresPoolClient {
+  let begin: string | undefined;
   let held: { text: string; values: readonly unknown[] }[] = [];
+  const named = (statement: Statement): Statement =>
+    preparedTexts.has(statement.text) ? { ...statement, name: statementName(statement.text) } : statement;
   const send = (text: string, values: readonly unknown[] | undefined) =>
     preparedTexts.has(text)
       ? client.query({ name: statementName(text), text, values: values as unknown[] })
       : client.query(text, values as unknown[]);
-  // Held inserts go in order, each run of them a statement of its own (later.ts).
-  const takeHeld = () => {
-    const statements = statementsOf(held);
+  // What is held, in order: the BEGIN, then the held statements (several inserts into distinct tables as one: later.ts).
+  const takeHeld = (): Statement[] => {
+    const statements: Statement[] = begin ? [{ text: begin, values: [] }] : [];
+    for (const statement of statementsOf(held)) statements.push(named({ text: namedIfPrepared(statement), values: statement.values }));
+    begin = undefined;
     held = [];
-    return statements.map((statement) => () => send(namedIfPrepared(statement), statement.values));
+    return statements;
   };
-  const sendHeld = async () => {
-    for (const sending of takeHeld()) await sending();
-  };
-  const run = async (text: string, values?: readonly unknown[]) => {
+  const run = async (text: string, values: readonly unknown[] = []) => {
     if (text.startsWith(LATER)) {
-      held.push({ text: text.slice(LATER.length), values: values ?? [] });
+      held.push({ text: text.slice(LATER.length), values });
+      return NOTHING_YET;
+    }
+    if (TRANSACTION_START.test(text) && !begin && !held.length) {
+      begin = text;
       return NOTHING_YET;
     }
     if (text === SEND_HELD) {
-      await sendHeld();
+      const statements = takeHeld();
+      if (statements.length) await pipelined(client, statements);
       return NOTHING_YET;
     }
-    if (/^rollback$/i.test(text)) held = [];
-    else await sendHeld();
-    return send(text, values);
+    if (/^rollback$/i.test(text)) {
+      held = [];
+      // Nothing was sent since the BEGIN: there is no transaction to roll back.
+      if (begin) {
+        begin = undefined;
+        return NOTHING_YET;
+      }
+    }
+    const before = takeHeld();
+    if (!before.length) return send(text, values);
+    const results = await pipelined(client, [...before, named({ text, values })]);
+    return results[results.length - 1];
   };
   const query = (textOrCursor: unknown, values?: readonly unknown[]) => {
     if (typeof textOrCursor === 'string') return run(textOrCursor, values);
     // A cursor is answered at once (a reader reads it as it goes): what is held goes first, queued on the connection in
     // order (a failure there fails the cursor's statement too: the transaction is aborted).
-    for (const sending of takeHeld()) sending().catch(() => undefined);
+    const before = takeHeld();
+    if (before.length) pipelined(client, before).catch(() => undefined);
     return client.query(textOrCursor as pg.Submittable);
   };
   return {
     query: query as unknown as PostgresPoolClient['query'],
     release: () => {
+      begin = undefined;
       held = [];
       client.release();
     },
   };
 }
+
+/** How Kysely opens a transaction (with or without an isolation level or access mode). */
+const TRANSACTION_START = /^(begin|start transaction)\b/i;
 
 /** The answer to a statement held or only sending what was: no rows, and no count (Kysely reads none). */
 const NOTHING_YET = { command: 'LATER', rowCount: null, rows: [] };
