@@ -39,7 +39,8 @@ let n = 0;
 const ops: Record<string, () => Promise<unknown>> = {
   create: () => {
     const i = n++;
-    const phone = `647${200 + (Math.floor(i / 10_000) % 800)}${String(i % 10_000).padStart(4, '0')}`;
+    // A number of this run's own (the process id picks an exchange): a run after another creates no duplicates of its contacts.
+    const phone = `647${200 + ((process.pid + Math.floor(i / 10_000)) % 800)}${String(i % 10_000).padStart(4, '0')}`;
     return createContact(
       ctx,
       auth,

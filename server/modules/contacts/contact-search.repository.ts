@@ -85,7 +85,8 @@ export async function indexedTexts(db: Db, contactIds: number[]) {
  * uncorrelated list, which either store reads once (SQLite: an ephemeral index; PostgreSQL: a hashed subplan).
  */
 type TermsOf = Ids & Rows;
-const unindexOtherTerms = prepared<null, TermsOf, unknown>('unindex other terms', (db, _, p) =>
+// Held (later.ts): nothing reads its count, and on PostgreSQL it goes with the terms' insert that follows it.
+const unindexOtherTerms = preparedLater<null, TermsOf>('unindex other terms', (db, _, p) =>
   db
     .deleteFrom('contact_search_terms')
     .where('contact_id', 'in', inIds(db, p))
