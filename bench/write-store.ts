@@ -1,9 +1,11 @@
 /*
- * npx tsx bench/write-store.ts --dir D [--ops N] [--inflight C] [--only update,create,phone-add,tag-add]
+ * npx tsx bench/write-store.ts --dir D [--ops N] [--inflight C] [--only update,create,phone-add,tag-add] [--delay MS]
  * The write scenarios of bench/writes.ts called in-process on a kept store (bench/writes.ts load), `inflight` at once
  * so that group commit batches them as under HTTP load, and measured by what the machine's other load moves least:
  * the process's CPU time per write, the bytes it wrote (the WAL's pages: /proc/self/io wchar) and its write calls per
  * write, and its batches (commits, each one fsync of the WAL on SQLite). Run from two checkouts in turns to compare.
+ * `--delay MS` (PostgreSQL): the store is reached through bench/delay-proxy.ts, each way MS ms later, as a database on
+ * another machine is; the time of a write is then mostly its round trips.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -15,6 +17,7 @@ import { createContact, updateContact } from '../server/modules/contacts/contact
 import { addPoint } from '../server/modules/contact-details/contact-points.service.js';
 import { PHONES } from '../server/modules/contact-details/point-kinds.js';
 import { addContactTag } from '../server/modules/contact-details/contact-tags.service.js';
+import { throughDelay } from './delay-proxy.js';
 import { ownerIndexOf, type Team } from './load.js';
 
 const { values: args } = parseArgs({
@@ -23,11 +26,13 @@ const { values: args } = parseArgs({
     ops: { type: 'string', default: '2000' },
     inflight: { type: 'string', default: '10' },
     only: { type: 'string', default: 'create,update,phone-add,tag-add' },
+    delay: { type: 'string' },
   },
 });
 const dir = path.resolve(args.dir ?? '');
 const saved = JSON.parse(fs.readFileSync(path.join(dir, 'team.json'), 'utf8')) as { url: string; team: Team; contacts: number };
-const store = await openStore(saved.url);
+const proxy = args.delay ? await throughDelay(saved.url, Number(args.delay)) : undefined;
+const store = await openStore(proxy?.url ?? saved.url);
 const member = saved.team.members[0]!;
 const auth = { member, via: 'bearer' as const, scope: { kind: 'team' as const, orgId: member.org_id, memberIds: [member.id] } };
 const m = saved.team.members.length;
@@ -97,3 +102,4 @@ for (const name of args.only.split(',')) {
   );
 }
 await store.close();
+proxy?.stop();
