@@ -42,6 +42,7 @@ import * as oauth from './migrations/0024-oauth.js';
 import * as dispositionEmails from './migrations/0025-disposition-emails.js';
 import * as imports from './migrations/0026-imports.js';
 import { GroupCommit } from './group-commit.js';
+import { runLater } from './later.js';
 import { isPostgresUrl, openPostgres } from './postgres-store.js';
 import { postgresSignals, type Signals } from './signals.js';
 import { markStore } from './store-kind.js';
@@ -270,14 +271,23 @@ const ROLLBACK_TO = CompiledQuery.raw('rollback to nested');
  * the transaction goes on (one refused entry of a batch).
  */
 export async function withSavepoint<T>(tx: Db, work: (tx: Db) => Promise<T>): Promise<T> {
-  await tx.executeQuery(SAVEPOINT);
+  // Held on PostgreSQL (later.ts): the savepoint goes with the first statement of `work`, its release with the next
+  // statement after it, each in that statement's round trip. The rollback to it is sent at once.
+  await runLater(tx, SAVEPOINT);
   try {
     const result = await work(tx);
-    await tx.executeQuery(RELEASE);
+    await runLater(tx, RELEASE);
     return result;
   } catch (error) {
-    await tx.executeQuery(ROLLBACK_TO);
-    await tx.executeQuery(RELEASE);
+    try {
+      await tx.executeQuery(ROLLBACK_TO);
+    } catch (rollbackError) {
+      // The savepoint was never made (3B001): a held statement before it failed in the round trip of `work`'s first
+      // statement, and `error` is that failure. Any other: held statements sent with the rollback failed, and it is
+      // theirs. Either way the transaction is aborted, and the write fails with what failed first.
+      throw (rollbackError as { code?: string }).code === '3B001' ? error : rollbackError;
+    }
+    await runLater(tx, RELEASE);
     throw error;
   }
 }

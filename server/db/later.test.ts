@@ -4,7 +4,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { onPostgres, testDatabase, type TestDatabase } from '../test/databases.js';
-import { openStore, type Store } from './database.js';
+import { openStore, type Store, withSavepoint } from './database.js';
 import { insertLater, statementsOf } from './later.js';
 
 /*
@@ -120,5 +120,57 @@ describe('inserts held in a write', () => {
       await insertLater(tx, tx.insertInto('later_rows' as any).values({ what: 'kept' }));
     });
     expect((await rows()).map((r: any) => r.what)).toEqual(['first', 'second', 'kept']);
+  });
+
+  it('withSavepoint: what the work wrote goes with its failure, what came before stays, and the write goes on', async () => {
+    await store.write(async (tx) => {
+      await insertLater(tx, tx.insertInto('later_rows' as any).values({ what: 'before the savepoint' }));
+      await expect(
+        withSavepoint(tx, async (inner) => {
+          await insertLater(inner, inner.insertInto('later_rows' as any).values({ what: 'inside, undone' }));
+          await inner
+            .selectFrom('later_rows' as any)
+            .select('id')
+            .execute();
+          throw new Error('refused');
+        }),
+      ).rejects.toThrow('refused');
+      await withSavepoint(tx, (inner) => insertLater(inner, inner.insertInto('later_rows' as any).values({ what: 'inside, kept' })));
+    });
+    expect((await rows()).map((r: any) => r.what).slice(-2)).toEqual(['before the savepoint', 'inside, kept']);
+  });
+
+  it('withSavepoint: a held insert that fails before the savepoint fails the write with its own error', async () => {
+    const refused = onPostgres ? { code: '23505' } : { code: expect.stringMatching(/^SQLITE_CONSTRAINT/) };
+    const before = await rows();
+    // The work's first statement carries the failing insert (PostgreSQL: the savepoint is never made).
+    await expect(
+      store.write(async (tx) => {
+        await insertLater(tx, tx.insertInto('later_rows' as any).values({ what: 'first' }));
+        await withSavepoint(tx, (inner) =>
+          inner
+            .selectFrom('later_rows' as any)
+            .select('id')
+            .execute(),
+        );
+      }),
+    ).rejects.toMatchObject(refused);
+    // The work sends nothing and fails: the rollback to the savepoint carries the failing insert.
+    await expect(
+      store.write(async (tx) => {
+        await insertLater(tx, tx.insertInto('later_rows' as any).values({ what: 'first' }));
+        await withSavepoint(tx, async () => {
+          throw new Error('refused before any statement');
+        }).catch((error: Error) => {
+          // As a batch does with one refused entry (dial-sessions.service.ts): a refusal is kept, any other failure not.
+          if (error.message !== 'refused before any statement') throw error;
+        });
+        await tx
+          .selectFrom('later_rows' as any)
+          .select('id')
+          .execute();
+      }),
+    ).rejects.toMatchObject(refused);
+    expect(await rows()).toEqual(before);
   });
 });
