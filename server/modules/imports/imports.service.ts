@@ -77,6 +77,17 @@ export async function getImport(ctx: ImportsDeps, auth: AuthContext, id: number)
   return importRecord(imp, catalog.fields);
 }
 
+/**
+ * Answers a run or an undo as it was queued (`queued`, the row read in the write that queued it), then wakes the loop
+ * that works it. Read after the commit, the answer said 'queued' or 'running' depending on whether the loop had claimed
+ * it yet (seen: a dry run answered 'running').
+ */
+async function queuedAnswer(ctx: ImportsDeps, auth: AuthContext, queued: repo.NamedImportRow): Promise<ImportRecord> {
+  const catalog = await repo.catalogOf(ctx.store.db, auth.scope.orgId);
+  ctx.imports.nudge();
+  return importRecord(queued, catalog.fields);
+}
+
 export async function listImports(ctx: ImportsDeps, auth: AuthContext) {
   const rows = await repo.listImports(ctx.store.db, auth.scope, 200);
   return rows.map(importSummary);
@@ -212,12 +223,12 @@ export async function runImport(ctx: ImportsDeps, auth: AuthContext, id: number,
     const ok =
       (await repo.updateImport(tx, id, changes, { statuses: ['uploaded'] })) ||
       (await repo.updateImport(tx, id, changes, { statuses: ['done', 'failed'], dryRun: 1 }));
-    if (ok) await repo.clearOutcomes(tx, id);
-    return ok;
+    if (!ok) return undefined;
+    await repo.clearOutcomes(tx, id);
+    return visibleImport(tx, auth, id);
   });
   if (!queued) throw conflict(`Import ${id} is ${describe(await visibleImport(db, auth, id))}: it cannot be run again.`);
-  ctx.imports.nudge();
-  return getImport(ctx, auth, id);
+  return queuedAnswer(ctx, auth, queued);
 }
 
 const describe = (imp: repo.ImportRow) =>
@@ -229,25 +240,25 @@ const describe = (imp: repo.ImportRow) =>
 
 export async function undoImport(ctx: ImportsDeps, auth: AuthContext, id: number): Promise<ImportRecord> {
   const imp = await visibleImport(ctx.store.db, auth, id);
-  const ok =
-    imp.status === 'done' &&
-    !imp.dry_run &&
-    (await ctx.store.write(async (tx) => {
-      return repo.updateImport(
-        tx,
-        id,
-        { status: 'undoing', rows_done: 0, not_restored: 0, failures: 0, lease_owner: null, lease_until_ms: null },
-        { statuses: ['done'], dryRun: 0 },
-      );
-    }));
-  if (!ok)
+  const queued =
+    imp.status === 'done' && !imp.dry_run
+      ? await ctx.store.write(async (tx) => {
+          const ok = await repo.updateImport(
+            tx,
+            id,
+            { status: 'undoing', rows_done: 0, not_restored: 0, failures: 0, lease_owner: null, lease_until_ms: null },
+            { statuses: ['done'], dryRun: 0 },
+          );
+          return ok ? visibleImport(tx, auth, id) : undefined;
+        })
+      : undefined;
+  if (!queued)
     throw conflict(
       imp.dry_run
         ? `Import ${id} was a dry run: it changed nothing to undo.`
         : `Import ${id} is ${describe(imp)}: only a finished import can be undone.`,
     );
-  ctx.imports.nudge();
-  return getImport(ctx, auth, id);
+  return queuedAnswer(ctx, auth, queued);
 }
 
 export async function notRestored(ctx: ImportsDeps, auth: AuthContext, id: number) {
