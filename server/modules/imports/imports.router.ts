@@ -15,6 +15,7 @@ import { ApiError, Codes } from '../../lib/http-errors.js';
 import { parse } from '../../lib/validate.js';
 import { csvRecord, UTF8_BOM } from '../contacts/contact-csv.js';
 import { FileRefused, formatBytes, stageUpload } from './import-upload.service.js';
+import * as mappings from './import-mappings.service.js';
 import * as service from './imports.service.js';
 
 type UploadDeps = service.ImportsDeps & AuthenticateDeps & { config: Pick<Config, 'session' | 'imports'> };
@@ -102,13 +103,13 @@ export function importsRouter(ctx: service.ImportsDeps): Router {
     sendSuccess(res, 200, 'data', await service.notRestored(ctx, authOf(req), id(req)));
   });
   router.get('/import-mappings', async (req, res) => {
-    sendSuccess(res, 200, 'data', await service.listMappings(ctx, authOf(req)));
+    sendSuccess(res, 200, 'data', await mappings.listMappings(ctx, authOf(req)));
   });
   router.post('/import-mappings', async (req, res) => {
-    sendSuccess(res, 201, 'import_mapping', await service.saveMapping(ctx, authOf(req), parse(importMappingBody, req.body)));
+    sendSuccess(res, 201, 'import_mapping', await mappings.saveMapping(ctx, authOf(req), parse(importMappingBody, req.body)));
   });
   router.delete('/import-mappings/:import_mapping_id', async (req, res) => {
-    await service.deleteMapping(ctx, authOf(req), parse(importMappingIdParam, req.params).import_mapping_id);
+    await mappings.deleteMapping(ctx, authOf(req), parse(importMappingIdParam, req.params).import_mapping_id);
     sendNoContent(res);
   });
   return router;
