@@ -24,8 +24,6 @@ import { isPostgres } from './dialect.js';
 
 /** What marks a statement's SQL as one to hold (a comment: sent by mistake it would still be the same statement). */
 export const LATER = '/* later */ ';
-/** A statement that only sends what is held (postgres-store.ts), before the commit, so that a failure there is the write's own. */
-export const SEND_HELD = '/* send held */';
 
 /** Runs `query`, an insert (or upsert) whose rows and count nobody reads, with the transaction's next statement (above). */
 export async function insertLater(tx: Kysely<any>, query: Compilable<unknown> | CompiledQuery<unknown>): Promise<void> {
@@ -43,11 +41,6 @@ export async function insertLater(tx: Kysely<any>, query: Compilable<unknown> | 
  * order with the transaction's next statement, alone (only inserts share a statement).
  */
 export const runLater = insertLater;
-
-/** Sends what the transaction holds now (nothing on SQLite, which holds nothing). */
-export async function sendHeld(tx: Kysely<any>): Promise<void> {
-  if (isPostgres(tx)) await tx.executeQuery(CompiledQuery.raw(SEND_HELD));
-}
 
 type Held = { text: string; values: readonly unknown[] };
 /** A statement that sends held inserts; `parts` the inserts when there were several. */

@@ -3,7 +3,7 @@ import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient } f
 import pg from 'pg';
 import { closeBatch, dropBatch, openBatch } from './batch-end.js';
 import { CommitUncertain, isPostgresUnavailable, StoreUnreachable } from './dialect.js';
-import { LATER, SEND_HELD, statementsOf } from './later.js';
+import { LATER, statementsOf } from './later.js';
 import { pipelined, type Statement } from './pipeline.js';
 import { preparedTexts } from './prepared.js';
 import type { Database } from './schema.js';
@@ -132,11 +132,6 @@ function pooledConnection(client: pg.PoolClient): PostgresPoolClient {
       begin = text;
       return NOTHING_YET;
     }
-    if (text === SEND_HELD) {
-      const statements = takeHeld();
-      if (statements.length) await pipelined(client, statements);
-      return NOTHING_YET;
-    }
     if (/^rollback$/i.test(text)) {
       held = [];
       // Nothing was sent since the BEGIN: there is no transaction to roll back.
@@ -171,7 +166,7 @@ function pooledConnection(client: pg.PoolClient): PostgresPoolClient {
 /** How Kysely opens a transaction (with or without an isolation level or access mode). */
 const TRANSACTION_START = /^(begin|start transaction)\b/i;
 
-/** The answer to a statement held or only sending what was: no rows, and no count (Kysely reads none). */
+/** The answer to a statement held: no rows, and no count (Kysely reads none). */
 const NOTHING_YET = { command: 'LATER', rowCount: null, rows: [] };
 
 /** Held inserts that are all prepared queries make the same text each time they come together: it is named too, for
