@@ -7,18 +7,18 @@ import { isPostgres } from './dialect.js';
  * On PostgreSQL every statement of a write is a round trip: written to the socket, woken on the server, answered,
  * read back; a create made fourteen of them, and on two cores those wake-ups, not the inserts, were the cost. An
  * insert sent with `insertLater` is held by the transaction's connection (postgres-store.ts) until the transaction's
- * next other statement, and the inserts held by then go first, as one statement (or a few: `statementsOf`), each a
- * data-modifying CTE of `with … select 1`, which PostgreSQL runs once and to the end whether or not anything reads it.
+ * next other statement, and the inserts held by then go ahead of it in its round trip (pipeline.ts), as one statement
+ * (or a few: `statementsOf`), each a data-modifying CTE of `with … select 1`, which PostgreSQL runs once and to the end
+ * whether or not anything reads it.
  *
  * Every other statement still sees them (they go before it, in order), a savepoint rolled back takes them with it,
- * and the commit sends what is left first: nothing is lost, nothing reordered. What changes is when a failure shows:
+ * and the commit carries what is left: nothing is lost, nothing reordered. What changes is when a failure shows:
  * an insert that fails (a constraint) fails the statement it went with, and so the write, never silently.
  *
  * Sibling CTEs read one snapshot and run in no promised order, so two of them writing one row (an upsert's update)
  * would keep one of the writes, and two inserts into one table could take their ids in either order: held statements
  * into one table never share a statement (`statementsOf`). Inserts and upserts whose rows and count nobody reads share
- * statements; other held statements (a delete whose count nobody reads, key locks: `runLater`) go alone, in order. All
- * of them go in one round trip with the statement that sends them (pipeline.ts).
+ * statements; other held statements (a delete whose count nobody reads, key locks: `runLater`) go alone, in order.
  * On SQLite, where a statement is a function call, the insert runs at once.
  */
 

@@ -47,8 +47,10 @@ type QueryInternals = {
 const QueryBase = pg.Query as unknown as new (config: { text: string }) => QueryInternals;
 
 class Pipeline extends QueryBase {
-  /** The statements this pipeline parses, in the order of their Parse messages ('' for an unnamed one). */
-  private readonly parsing: { name: string; text: string }[] = [];
+  /** Parse messages sent, named or not: the server answers each in order, up to the first failure. */
+  private parses = 0;
+  /** The named statements this pipeline parses, each with the place of its Parse message among them all. */
+  private readonly naming: { name: string; text: string; at: number }[] = [];
   private parsed = 0;
   private readonly onParsed = () => void this.parsed++;
   private connection: Connection | undefined;
@@ -67,38 +69,41 @@ class Pipeline extends QueryBase {
     for (const { text, name, values } of this.statements) {
       if (!name || !(name in connection.parsedStatements || name in connection.submittedNamedStatements)) {
         connection.parse({ text, name });
-        this.parsing.push({ name, text });
-        if (name) connection.submittedNamedStatements[name] = text;
+        if (name) {
+          this.naming.push({ name, text, at: this.parses });
+          connection.submittedNamedStatements[name] = text;
+        }
+        this.parses++;
       }
       connection.bind({ statement: name, values });
       connection.describe({ type: 'P', name: '' });
       connection.execute({ portal: '' });
     }
     connection.sync();
-    if (this.parsing.some((p) => p.name)) connection.on('parseComplete', this.onParsed);
+    if (this.naming.length) connection.on('parseComplete', this.onParsed);
   }
 
   override handleReadyForQuery(connection: Connection) {
-    this.settleParses(this.parsing.length);
+    this.settleNames(this.parses);
     super.handleReadyForQuery(connection);
   }
 
   override handleError(error: Error, connection: Connection) {
     // Statements after the one that failed were not parsed: only the answered Parse messages made statements.
-    this.settleParses(this.parsed);
+    this.settleNames(this.parsed);
     super.handleError(error, connection);
   }
 
-  private settleParses(made: number) {
+  /** The connection's record of its named statements, once `made` of this pipeline's Parse messages were answered. */
+  private settleNames(made: number) {
     const connection = this.connection;
-    if (!connection || !this.parsing.some((p) => p.name)) return;
+    if (!connection || !this.naming.length) return;
     connection.off('parseComplete', this.onParsed);
-    this.parsing.forEach(({ name, text }, i) => {
-      if (!name) return;
+    for (const { name, text, at } of this.naming) {
       delete connection.submittedNamedStatements[name];
-      if (i < made) connection.parsedStatements[name] = text;
-    });
-    this.parsing.length = 0;
+      if (at < made) connection.parsedStatements[name] = text;
+    }
+    this.naming.length = 0;
   }
 }
 

@@ -109,16 +109,12 @@ export function openPostgres(url: string, options: PostgresOptions = {}) {
 function pooledConnection(client: pg.PoolClient): PostgresPoolClient {
   let begin: string | undefined;
   let held: { text: string; values: readonly unknown[] }[] = [];
-  const named = (statement: Statement): Statement =>
-    preparedTexts.has(statement.text) ? { ...statement, name: statementName(statement.text) } : statement;
-  const send = (text: string, values: readonly unknown[] | undefined) =>
-    preparedTexts.has(text)
-      ? client.query({ name: statementName(text), text, values: values as unknown[] })
-      : client.query(text, values as unknown[]);
+  const send = ({ text, values, name }: Statement) =>
+    name ? client.query({ name, text, values: values as unknown[] }) : client.query(text, values as unknown[]);
   // What is held, in order: the BEGIN, then the held statements (several inserts into distinct tables as one: later.ts).
   const takeHeld = (): Statement[] => {
     const statements: Statement[] = begin ? [{ text: begin, values: [] }] : [];
-    for (const statement of statementsOf(held)) statements.push(named({ text: namedIfPrepared(statement), values: statement.values }));
+    for (const statement of statementsOf(held)) statements.push(named(statement));
     begin = undefined;
     held = [];
     return statements;
@@ -140,9 +136,10 @@ function pooledConnection(client: pg.PoolClient): PostgresPoolClient {
         return NOTHING_YET;
       }
     }
+    const statement = named({ text, values });
     const before = takeHeld();
-    if (!before.length) return send(text, values);
-    const results = await pipelined(client, [...before, named({ text, values })]);
+    if (!before.length) return send(statement);
+    const results = await pipelined(client, [...before, statement]);
     return results[results.length - 1];
   };
   const query = (textOrCursor: unknown, values?: readonly unknown[]) => {
@@ -174,13 +171,13 @@ const NOTHING_YET = { command: 'LATER', rowCount: null, rows: [] };
 const MERGED_NAMED = 256;
 let mergedNamed = 0;
 
-function namedIfPrepared(statement: ReturnType<typeof statementsOf>[number]): string {
-  const { text, parts } = statement;
+/** A statement as it is sent: named when it is a prepared query's SQL, or held prepared inserts sent together. */
+function named({ text, values, parts }: ReturnType<typeof statementsOf>[number]): Statement {
   if (parts && mergedNamed < MERGED_NAMED && !preparedTexts.has(text) && parts.every((p) => preparedTexts.has(p.text))) {
     mergedNamed++;
     preparedTexts.add(text);
   }
-  return text;
+  return preparedTexts.has(text) ? { text, values, name: statementName(text) } : { text, values };
 }
 
 const statementNames = new Map<string, string>();
