@@ -26,7 +26,8 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: 'node --import tsx server/index.ts',
+    // The server as npm start runs it, built first when its sources changed (scripts/server-build.mjs).
+    command: 'node scripts/server-build.mjs && node --enable-source-maps build/server/index.mjs',
     url: `http://127.0.0.1:${PORT}/healthz`,
     reuseExistingServer: false,
     // A first start seeds the demo data: about 2,000 contacts, slower on PostgreSQL (a round trip per statement).

@@ -4,9 +4,11 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { testPostgres, withClient } from './test-postgres.mjs';
+import { ensureServerBuild } from './server-build.mjs';
 import { ensureWebBuild } from './web-build.mjs';
 
 ensureWebBuild();
+await ensureServerBuild();
 fs.rmSync('.tmp/e2e', { recursive: true, force: true });
 const env = { ...process.env };
 let done = async () => {};

@@ -1,6 +1,8 @@
-// npm start: build the web app when needed, then run the server (migrations and first-start demo data happen there).
+// npm start: build the web app and the server when needed, then run the server (migrations and first-start demo data
+// happen there).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import { ensureServerBuild, SERVER_COMMAND } from './server-build.mjs';
 import { ensureWebBuild } from './web-build.mjs';
 
 /*
@@ -14,8 +16,9 @@ const WATCH_MS = 500;
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
 ensureWebBuild();
+await ensureServerBuild();
 // The IPC channel tells the server when this process is gone, even by SIGKILL (server/index.ts stops then).
-const server = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], { stdio: ['inherit', 'inherit', 'inherit', 'ipc'] });
+const server = spawn(process.execPath, SERVER_COMMAND, { stdio: ['inherit', 'inherit', 'inherit', 'ipc'] });
 let stopping = false;
 const stop = (signal) => {
   if (stopping) return;

@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { ensureServerBuild } from './server-build.mjs';
 import { testPostgres } from './test-postgres.mjs';
 
 const node = process.execPath;
@@ -76,6 +77,8 @@ if (parts.some((name) => PARTS[name].postgres)) {
   }
 }
 fs.mkdirSync(LOGS, { recursive: true });
+// The server the tests start in processes of their own, and the journeys' server: built once here, not by each part.
+await ensureServerBuild();
 
 const needsMissingPostgres = (name) => PARTS[name].postgres && !postgres;
 const results = parts.filter(needsMissingPostgres).map((name) => ({ name, ok: false, exit: 'no PostgreSQL', ms: 0, log: '-' }));

@@ -3,7 +3,7 @@ import os from 'node:os';
 import { promisify } from 'node:util';
 import { afterAll, expect, it } from 'vitest';
 import { DEMO_PASSWORD } from './seed/demo.js';
-import { startServerProcess, type StoreFolder, storeFolder, vendorIn } from './test/process.js';
+import { serverArgs, startServerProcess, type StoreFolder, storeFolder, vendorIn } from './test/process.js';
 
 /* A server reachable from other machines does not seed, or serve, demo accounts with the published password unless asked. */
 const run = promisify(execFile);
@@ -15,8 +15,8 @@ const folder = () => {
 };
 afterAll(() => Promise.all(folders.map((f) => f.remove())));
 
-const start = (f: StoreFolder, env: Record<string, string>) =>
-  run(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
+const start = async (f: StoreFolder, env: Record<string, string>) =>
+  run(process.execPath, await serverArgs(), {
     env: { ...process.env, DATABASE_URL: f.databaseUrl, SECRET_KEY: f.secretKey, PORT: '0', LOG_LEVEL: 'warn', ...env },
     timeout: 30_000,
   }).then(

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SERVER_PROCESS, serverArgs } from './test/process.js';
 
 /* The real entry points as operators run them: the server process and the admin command. */
 const run = promisify(execFile);
@@ -39,8 +40,8 @@ async function waitForHealth(url: string) {
  * banner rather than for a number of polls: on a loaded machine (a clean clone compiling the server in three processes
  * beside the rest of the suite) starting took over 20 s.
  */
-function started(processEnv: NodeJS.ProcessEnv, onOutput: (text: string) => void): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], { env: processEnv });
+async function started(processEnv: NodeJS.ProcessEnv, onOutput: (text: string) => void): Promise<ChildProcess> {
+  const child = spawn(process.execPath, await serverArgs(), { env: processEnv });
   let text = '';
   return new Promise<ChildProcess>((resolve, reject) => {
     const take = (d: Buffer) => {
@@ -79,14 +80,14 @@ describe('start-up', () => {
     [{ PUBLIC_URL: 'ftp://example.com' }, 'PUBLIC_URL'],
     [{ WORKERS: '0' }, 'WORKERS'],
   ])('stops with a clear message on a wrong setting %j', async (bad, name) => {
-    const failure = await run(process.execPath, ['--import', 'tsx', 'server/index.ts'], { env: { ...env, ...bad } }).catch((e) => e);
+    const failure = await run(process.execPath, await serverArgs(), { env: { ...env, ...bad } }).catch((e) => e);
     expect(failure.code).toBe(1);
     expect(failure.stderr).toMatch(new RegExp(`Invalid configuration:\\n\\s+${name}: `));
   });
 });
 
 const childPids = async (pid: number) => {
-  const { stdout } = await run('pgrep', ['-P', String(pid), '-f', 'server/index.ts']).catch(() => ({ stdout: '' }));
+  const { stdout } = await run('pgrep', ['-P', String(pid), '-f', SERVER_PROCESS]).catch(() => ({ stdout: '' }));
   return stdout.split('\n').filter(Boolean).map(Number);
 };
 

@@ -8,7 +8,7 @@ import { openStore } from '../db/database.js';
 import { demoRecording } from '../dialer/demo-audio.js';
 import { insertVoicemail } from '../modules/dial-library/dial-library.repository.js';
 import { now } from '../lib/time.js';
-import { type ServerProcess, startServerProcess, type StoreFolder, storeFolder, vendorIn } from '../test/process.js';
+import { type ServerProcess, SERVER_PROCESS, startServerProcess, type StoreFolder, storeFolder, vendorIn } from '../test/process.js';
 import { openStream, type SseEvent } from '../test/sse.js';
 
 /*
@@ -176,7 +176,7 @@ describe('a worker killed with kill -9 mid-call', () => {
   it('loses nothing: the call goes on at the carrier, and the session goes on with the processes left', async () => {
     const { id, stream } = await session(s, '3124770201');
     await stream.waitFor(stateIs('Connected'), 20_000);
-    const workers = (await run('pgrep', ['-P', String(s.server.child.pid), '-f', 'server/index.ts'])).stdout.trim().split('\n').map(Number);
+    const workers = (await run('pgrep', ['-P', String(s.server.child.pid), '-f', SERVER_PROCESS])).stdout.trim().split('\n').map(Number);
     process.kill(workers[0]!, 'SIGKILL');
     // Whichever worker is left (or its replacement) hangs up the call the killed one may have placed.
     let status = 0;

@@ -18,7 +18,14 @@ export type CarrierChildOptions = {
   onExit: (code: number | null) => void;
 };
 
-const MAIN = path.join(path.dirname(fileURLToPath(import.meta.url)), 'main.ts');
+/* Set in the built server (scripts/server-build.mjs): the carrier's own bundle. Run from the sources, it is not defined. */
+declare const RINGBOOK_CARRIER_BUNDLE: string | undefined;
+
+/** The carrier's entry, and how Node runs it: the bundle beside the built server's, or the TypeScript through tsx. */
+const [MAIN, MAIN_ARGS] =
+  typeof RINGBOOK_CARRIER_BUNDLE === 'string'
+    ? [RINGBOOK_CARRIER_BUNDLE, ['--enable-source-maps']]
+    : [path.join(path.dirname(fileURLToPath(import.meta.url)), 'main.ts'), ['--import', 'tsx']];
 
 async function freePort(): Promise<number> {
   const server = net.createServer().listen(0, '127.0.0.1');
@@ -30,7 +37,7 @@ async function freePort(): Promise<number> {
 
 function spawnCarrier(options: CarrierChildOptions, port: number): Promise<{ child: ChildProcess; url: string }> {
   const child = fork(MAIN, [], {
-    execArgv: ['--import', 'tsx'],
+    execArgv: MAIN_ARGS,
     env: {
       ...process.env,
       CARRIER_SECRET: options.secret,

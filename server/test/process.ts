@@ -4,14 +4,25 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { ensureServerBuild, SERVER_BUNDLE, SERVER_COMMAND } from '../../scripts/server-build.mjs';
 import { openStore } from '../db/database.js';
 import type { Member } from '../db/schema.js';
 import { createVendor } from '../modules/members/members.service.js';
 
 /*
- * The server as operators run it: `node server/index.ts` in its own process group, on a store in a temporary
- * folder, so tests can send it signals (kill -9 included) and start it again on the same store.
+ * The server as operators run it (npm start: the built server, scripts/server-build.mjs) in its own process group, on a
+ * store in a temporary folder, so tests can send it signals (kill -9 included) and start it again on the same store.
  */
+
+/** Node's arguments that start the server as npm start does, its build brought up to date with the sources first. */
+export async function serverArgs(): Promise<string[]> {
+  await ensureServerBuild();
+  return SERVER_COMMAND;
+}
+
+/** What the server's processes (the primary and its workers) have in their command line, for `pgrep -f`. */
+export const SERVER_PROCESS = SERVER_BUNDLE;
+
 export type ServerProcess = {
   url: string;
   child: ChildProcess;
@@ -62,7 +73,7 @@ export async function freePort(): Promise<number> {
 /** `env.PORT`, when given, is the port it listens on; else a free one. */
 export async function startServerProcess(folder: StoreFolder, env: Record<string, string> = {}): Promise<ServerProcess> {
   const port = Number(env.PORT ?? 0) || (await freePort());
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
+  const child = spawn(process.execPath, await serverArgs(), {
     detached: true,
     env: {
       ...process.env,

@@ -6,7 +6,10 @@ import { buildDocument } from './openapi.document.js';
 type Served = { body: string; etag: string };
 let served: Served | undefined;
 
-/** Built on first use (the first app a process creates), then the same bytes for every request and every app. */
+/**
+ * Built on its first request in a process, then the same bytes for every request and every app: building it (zod's
+ * JSON Schemas of every contract) was a tenth of a process's start, which most processes never need.
+ */
 function document(): Served {
   if (!served) {
     const body = JSON.stringify(buildDocument(apiParts));
@@ -21,8 +24,8 @@ function document(): Served {
  */
 export function openapiRouter(): Router {
   const router = Router();
-  const { body, etag } = document();
   router.get('/openapi.json', (req, res) => {
+    const { body, etag } = document();
     res.set({ 'Cache-Control': 'public, max-age=300', ETag: etag });
     if (req.fresh) return void res.status(304).end();
     res.type('application/json').send(body);
