@@ -84,6 +84,27 @@ describe('start-up', () => {
     expect(failure.code).toBe(1);
     expect(failure.stderr).toMatch(new RegExp(`Invalid configuration:\\n\\s+${name}: `));
   });
+
+  it(
+    'stops by itself when its workers cannot listen (the port is taken)',
+    async () => {
+      const taken = http.createServer().listen(0, '127.0.0.1');
+      await new Promise((resolve) => taken.once('listening', resolve));
+      const port = String((taken.address() as { port: number }).port);
+      try {
+        const failure = await run(process.execPath, await serverArgs(), {
+          env: { ...env, PORT: port, WORKERS: '2', DATA_DIR: fs.mkdtempSync(path.join(dir, 'taken-')) },
+          timeout: STARTING_MS,
+        }).catch((e) => e);
+        // Exited by itself with 1 (a primary left waiting would be killed by the time-out: code null, signal SIGTERM).
+        expect(failure.code).toBe(1);
+        expect(failure.stdout + failure.stderr).toMatch(/a worker exited \(code 1\) before it could serve; stopping/);
+      } finally {
+        taken.close();
+      }
+    },
+    STARTING_MS + 5_000,
+  );
 });
 
 const childPids = async (pid: number) => {

@@ -199,7 +199,10 @@ function supervise(config: Config, logger: Logger, logins: DemoLogin[]) {
         forkWorker(config);
       }
     }
-    if (stopping && !Object.keys(cluster.workers ?? {}).length) {
+    // A worker that exits before its IPC channel closes is still listed in cluster.workers during its 'exit' (Node removes
+    // it at whichever of the two comes last): counted as gone here, or a primary whose last worker died first would wait
+    // for nothing, for ever (seen: a primary left running after its worker failed before it listened).
+    if (stopping && Object.values(cluster.workers ?? {}).every((w) => !w || w.isDead())) {
       logger.info('all workers stopped; bye');
       process.exit(process.exitCode ?? 0);
     }

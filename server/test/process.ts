@@ -71,6 +71,21 @@ export async function freePort(): Promise<number> {
 }
 
 /** `env.PORT`, when given, is the port it listens on; else a free one. */
+/*
+ * Servers started here that have not exited. A test that times out while its server starts or runs leaves the server
+ * behind (its stop is never called): whatever is left when this process exits is killed, group and all, so no server
+ * outlives the test run (one did: a primary on 0.0.0.0 still running 40 minutes after its test timed out).
+ */
+const running = new Set<number>();
+const killGroup = (pid: number) => {
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // Gone already.
+  }
+};
+process.on('exit', () => running.forEach(killGroup));
+
 export async function startServerProcess(folder: StoreFolder, env: Record<string, string> = {}): Promise<ServerProcess> {
   const port = Number(env.PORT ?? 0) || (await freePort());
   const child = spawn(process.execPath, await serverArgs(), {
@@ -88,6 +103,8 @@ export async function startServerProcess(folder: StoreFolder, env: Record<string
       PORT: String(port),
     },
   });
+  running.add(child.pid!);
+  child.once('exit', () => running.delete(child.pid!));
   let output = '';
   child.stdout?.on('data', (d) => (output += d));
   child.stderr?.on('data', (d) => (output += d));
@@ -100,7 +117,10 @@ export async function startServerProcess(folder: StoreFolder, env: Record<string
     if (child.exitCode !== null) throw new Error(`The server exited before it served:\n${output}`);
     await new Promise((r) => setTimeout(r, 50));
   }
-  if (!output.includes('Ringbook is running')) throw new Error(`The server did not start (${workers} workers):\n${output}`);
+  if (!output.includes('Ringbook is running')) {
+    killGroup(child.pid!);
+    throw new Error(`The server did not start (${workers} workers):\n${output}`);
+  }
   return {
     url,
     child,
