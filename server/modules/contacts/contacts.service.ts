@@ -222,7 +222,8 @@ export async function createContactsBatch(tx: Db, auth: AuthContext, bodies: Cre
   return contacts;
 }
 
-async function findDuplicate(tx: Db, orgId: number, ownerId: number, body: CreateContactBody) {
+/** The contact `body` would duplicate under its checks and policy (its keys locked until the commit), if any. */
+export async function findDuplicate(tx: Db, orgId: number, ownerId: number, body: CreateContactBody) {
   const email = body.duplicate_checks.email && body.email ? body.email.toLowerCase() : null;
   const phone = body.duplicate_checks.phone && body.phone ? phoneDigits(body.phone) : null;
   if (!email && !phone) return undefined;

@@ -124,6 +124,38 @@ describe('POST /rest/1/dialsession', () => {
     ]);
   });
 
+  it('writes new contacts together, yet refuses one on its own (a folder that is not there) and keeps the order given', async () => {
+    const word = `Batch${unique()}`;
+    const before = await count('contacts');
+    const reply = await rep.post('/rest/1/dialsession', {
+      contacts: [
+        { first_name: word, last_name: 'One', phone: phone(6) },
+        { first_name: word, last_name: 'Two', category_id: 999_999 },
+        // Naming an owner (even oneself) takes a contact out of the batch: it is made on its own, between the others.
+        { first_name: word, last_name: 'Three', owner_id: team.rep.id },
+        { first_name: word, last_name: 'Four', email: `four.${word}@dial.example` },
+        { first_name: word, last_name: 'Five', phone: phone(7), allow_duplicates: 1 },
+      ],
+    });
+    expect(reply.status, reply.text).toBe(201);
+    expect(reply.body.dialsessions.errors).toEqual([{ index: 1, reason: 'category_id 999999 is not a folder of your organisation.' }]);
+    const queue = await queueOf(reply.body.dialsessions.dialsession_id);
+    const names = [];
+    for (const id of queue) names.push((await rep.get(`/rest/1/contacts/${id}`)).body.contacts.contacts[0].last_name);
+    expect(names).toEqual(['One', 'Three', 'Four', 'Five']);
+    // Made in the order given: their ids rise with it.
+    expect(queue).toEqual([...queue].sort((a, b) => a - b));
+    expect(await count('contacts')).toBe(before + 4);
+    // Each made as a contact made alone is: its activity and its audit record.
+    const history = await server.ctx.store.db
+      .selectFrom('contact_activities')
+      .select('contact_id')
+      .where('contact_id', 'in', queue)
+      .where('activity', '=', 'Contact created')
+      .execute();
+    expect(history.map((h) => h.contact_id).sort((a, b) => a - b)).toEqual(queue);
+  });
+
   it('indexes the contacts it creates for every kind of search, once each, with what they hold at the end', async () => {
     const word = `Quetzal${unique()}`;
     const number = phone(5);
