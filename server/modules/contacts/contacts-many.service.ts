@@ -1,6 +1,7 @@
 import type { AuthContext } from '../../auth/access.js';
 import { type CreateContactBody, phoneDigits } from '../../contracts/contacts.js';
 import { type Db, withSavepoint } from '../../db/database.js';
+import type { Contact } from '../../db/schema.js';
 import { DomainError } from '../../lib/errors.js';
 import { createContactIn, createContactsBatch, findDuplicate } from './contacts.service.js';
 
@@ -22,9 +23,9 @@ export async function createContactsIn(tx: Db, auth: AuthContext, bodies: Create
   let gathered: number[] = [];
   const gatheredKeys = new Set<string>();
 
-  const alone = async (i: number) => {
+  const alone = async (i: number, found?: { duplicate: Contact }) => {
     try {
-      outcomes[i] = { id: (await withSavepoint(tx, (inner) => createContactIn(inner, auth, bodies[i]!))).id };
+      outcomes[i] = { id: (await withSavepoint(tx, (inner) => createContactIn(inner, auth, bodies[i]!, found))).id };
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       outcomes[i] = { refused: error };
@@ -59,9 +60,10 @@ export async function createContactsIn(tx: Db, auth: AuthContext, bodies: Create
       continue;
     }
     if (checkedKeys(body).some((key) => gatheredKeys.has(key))) await write();
-    if (!body.allow_duplicates && (await findDuplicate(tx, auth.member.org_id, auth.member.id, body))) {
+    const duplicate = body.allow_duplicates ? undefined : await findDuplicate(tx, auth.member.org_id, auth.member.id, body);
+    if (duplicate) {
       // Updated or skipped as its duplicate's rules say (or refused: a duplicate outside the caller's team).
-      await alone(i);
+      await alone(i, { duplicate });
       continue;
     }
     gathered.push(i);

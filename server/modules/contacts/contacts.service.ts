@@ -142,8 +142,16 @@ export async function createContact(ctx: Pick<ContactsDeps, 'store'>, auth: Auth
   return ctx.store.write((tx) => createContactIn(tx, auth, body));
 }
 
-/** Creates a contact, or updates or skips its duplicate by the contract's rules, in the caller's transaction. */
-export async function createContactIn(tx: Db, auth: AuthContext, body: CreateContactBody): Promise<CreateResult & { id: number }> {
+/**
+ * Creates a contact, or updates or skips its duplicate by the contract's rules, in the caller's transaction. `found`:
+ * its duplicate, looked for already in this transaction (`findDuplicate`, as the caller), so it is not looked for again.
+ */
+export async function createContactIn(
+  tx: Db,
+  auth: AuthContext,
+  body: CreateContactBody,
+  found?: { duplicate: Contact | undefined },
+): Promise<CreateResult & { id: number }> {
   // Checked inside the transaction: a folder or owner deleted meanwhile cannot slip past them.
   const owner =
     body.owner_id !== undefined || body.owner_username
@@ -153,7 +161,7 @@ export async function createContactIn(tx: Db, auth: AuthContext, body: CreateCon
         })
       : auth.member;
   await assertFolder(tx, auth.scope.orgId, body.category_id);
-  const existing = body.allow_duplicates ? undefined : await findDuplicate(tx, owner.org_id, owner.id, body);
+  const existing = body.allow_duplicates ? undefined : found ? found.duplicate : await findDuplicate(tx, owner.org_id, owner.id, body);
   if (existing) {
     if (!(await repo.findVisibleContacts(tx, auth.scope, [existing.id])).length) {
       throw conflict('A contact with this e-mail address or phone number already exists in your organisation, outside your team.');
