@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
+import { newest } from './web-build.mjs';
 
 /*
  * Why: started through tsx, every module of the server went through Node's loader hooks, which run on a thread of their
@@ -33,17 +34,6 @@ const ENTRIES = { index: 'server/index.ts', carrier: 'server/carrier/main.ts' };
 export const SERVER_BUNDLE = path.join(OUT, 'index.mjs');
 /** How to start the built server: `node …SERVER_COMMAND` with the server's environment. */
 export const SERVER_COMMAND = ['--enable-source-maps', SERVER_BUNDLE];
-
-const newest = (file) => {
-  const stat = fs.statSync(file);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let latest = stat.mtimeMs;
-  for (const entry of fs.readdirSync(file, { withFileTypes: true, recursive: true })) {
-    const full = path.join(entry.parentPath ?? entry.path, entry.name);
-    latest = Math.max(latest, fs.statSync(full).mtimeMs);
-  }
-  return latest;
-};
 
 const builtAt = () =>
   Math.min(...Object.keys(ENTRIES).map((name) => fs.statSync(path.join(OUT, `${name}.mjs`), { throwIfNoEntry: false })?.mtimeMs ?? 0));

@@ -3,17 +3,20 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
-const newest = (dir) => {
-  let latest = 0;
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile()) latest = Math.max(latest, fs.statSync(path.join(entry.parentPath ?? entry.path, entry.name)).mtimeMs);
+/** The newest modification time of a file, or of a folder and everything in it (the builds' sources). */
+export const newest = (file) => {
+  const stat = fs.statSync(file);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let latest = stat.mtimeMs;
+  for (const entry of fs.readdirSync(file, { withFileTypes: true, recursive: true })) {
+    latest = Math.max(latest, fs.statSync(path.join(entry.parentPath ?? entry.path, entry.name)).mtimeMs);
   }
   return latest;
 };
 
 export function ensureWebBuild() {
   const built = 'dist/index.html';
-  const sources = Math.max(newest('src'), newest('server/contracts'), newest('public'), fs.statSync('index.html').mtimeMs);
+  const sources = Math.max(newest('src'), newest('server/contracts'), newest('public'), newest('index.html'));
   if (fs.existsSync(built) && fs.statSync(built).mtimeMs >= sources) return;
   console.log('Building the web app…');
   const result = spawnSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn'], { stdio: 'inherit' });

@@ -70,7 +70,6 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-/** `env.PORT`, when given, is the port it listens on; else a free one. */
 /*
  * Servers started here that have not exited. A test that times out while its server starts or runs leaves the server
  * behind (its stop is never called): whatever is left when this process exits is killed, group and all, so no server
@@ -86,6 +85,7 @@ const killGroup = (pid: number) => {
 };
 process.on('exit', () => running.forEach(killGroup));
 
+/** `env.PORT`, when given, is the port it listens on; else a free one. */
 export async function startServerProcess(folder: StoreFolder, env: Record<string, string> = {}): Promise<ServerProcess> {
   const port = Number(env.PORT ?? 0) || (await freePort());
   const child = spawn(process.execPath, await serverArgs(), {

@@ -3,7 +3,7 @@ import { type CreateContactBody, phoneDigits } from '../../contracts/contacts.js
 import { type Db, withSavepoint } from '../../db/database.js';
 import type { Contact } from '../../db/schema.js';
 import { DomainError } from '../../lib/errors.js';
-import { createContactIn, createContactsBatch, findDuplicate } from './contacts.service.js';
+import { createContactIn, createContactsBatch, duplicateKeysOf, findDuplicate } from './contacts.service.js';
 
 /** What became of one body: its contact (created, updated or skipped as a duplicate), or why it was refused. */
 export type ManyOutcome = { id: number } | { refused: DomainError };
@@ -23,7 +23,7 @@ export async function createContactsIn(tx: Db, auth: AuthContext, bodies: Create
   let gathered: number[] = [];
   const gatheredKeys = new Set<string>();
 
-  const alone = async (i: number, found?: { duplicate: Contact }) => {
+  const alone = async (i: number, found?: Contact) => {
     try {
       outcomes[i] = { id: (await withSavepoint(tx, (inner) => createContactIn(inner, auth, bodies[i]!, found))).id };
     } catch (error) {
@@ -63,7 +63,7 @@ export async function createContactsIn(tx: Db, auth: AuthContext, bodies: Create
     const duplicate = body.allow_duplicates ? undefined : await findDuplicate(tx, auth.member.org_id, auth.member.id, body);
     if (duplicate) {
       // Updated or skipped as its duplicate's rules say (or refused: a duplicate outside the caller's team).
-      await alone(i, { duplicate });
+      await alone(i, duplicate);
       continue;
     }
     gathered.push(i);
@@ -73,13 +73,11 @@ export async function createContactsIn(tx: Db, auth: AuthContext, bodies: Create
   return outcomes;
 }
 
-/** What a body's duplicate check looks for (contacts.service.ts, `findDuplicate`). */
+/** What a body's duplicate check looks for (`duplicateKeysOf`), as keys comparable with `ownKeys`. */
 function checkedKeys(body: CreateContactBody): string[] {
   if (body.allow_duplicates) return [];
-  return [
-    ...(body.duplicate_checks.email && body.email ? [`e:${body.email.toLowerCase()}`] : []),
-    ...(body.duplicate_checks.phone && body.phone ? [`p:${phoneDigits(body.phone)}`] : []),
-  ];
+  const { email, phone } = duplicateKeysOf(body);
+  return [...(email ? [`e:${email}`] : []), ...(phone ? [`p:${phone}`] : [])];
 }
 
 /** Every address and number the contact a body makes will have, which a later check could find. */

@@ -144,13 +144,13 @@ export async function createContact(ctx: Pick<ContactsDeps, 'store'>, auth: Auth
 
 /**
  * Creates a contact, or updates or skips its duplicate by the contract's rules, in the caller's transaction. `found`:
- * its duplicate, looked for already in this transaction (`findDuplicate`, as the caller), so it is not looked for again.
+ * its duplicate, found already in this transaction (`findDuplicate`, by the caller), so it is not looked for again.
  */
 export async function createContactIn(
   tx: Db,
   auth: AuthContext,
   body: CreateContactBody,
-  found?: { duplicate: Contact | undefined },
+  found?: Contact,
 ): Promise<CreateResult & { id: number }> {
   // Checked inside the transaction: a folder or owner deleted meanwhile cannot slip past them.
   const owner =
@@ -161,7 +161,7 @@ export async function createContactIn(
         })
       : auth.member;
   await assertFolder(tx, auth.scope.orgId, body.category_id);
-  const existing = body.allow_duplicates ? undefined : found ? found.duplicate : await findDuplicate(tx, owner.org_id, owner.id, body);
+  const existing = body.allow_duplicates ? undefined : (found ?? (await findDuplicate(tx, owner.org_id, owner.id, body)));
   if (existing) {
     if (!(await repo.findVisibleContacts(tx, auth.scope, [existing.id])).length) {
       throw conflict('A contact with this e-mail address or phone number already exists in your organisation, outside your team.');
@@ -230,10 +230,15 @@ export async function createContactsBatch(tx: Db, auth: AuthContext, bodies: Cre
   return contacts;
 }
 
+/** What a body's duplicate check looks for: its e-mail address (any case) and its number's digits, as it asks. */
+export const duplicateKeysOf = (body: CreateContactBody) => ({
+  email: body.duplicate_checks.email && body.email ? body.email.toLowerCase() : null,
+  phone: body.duplicate_checks.phone && body.phone ? phoneDigits(body.phone) : null,
+});
+
 /** The contact `body` would duplicate under its checks and policy (its keys locked until the commit), if any. */
 export async function findDuplicate(tx: Db, orgId: number, ownerId: number, body: CreateContactBody) {
-  const email = body.duplicate_checks.email && body.email ? body.email.toLowerCase() : null;
-  const phone = body.duplicate_checks.phone && body.phone ? phoneDigits(body.phone) : null;
+  const { email, phone } = duplicateKeysOf(body);
   if (!email && !phone) return undefined;
   // The check and the insert that follows it hold per address and number (docs/store.md): on PostgreSQL two creations
   // of one address at once would otherwise both find no duplicate and both insert. SQLite's one writer needs no lock.
